@@ -1,0 +1,46 @@
+/** Storefront configuration as the server uses it after validation (contract section 3). */
+
+export type LocaleStrategy = 'no_prefix' | 'prefix' | 'prefix_except_default' | 'prefix_and_default';
+
+export type RouteRuleRedirect = string | { to: string; statusCode?: number; external?: boolean };
+
+export interface RouteRule {
+  redirect: RouteRuleRedirect;
+}
+
+export interface Site {
+  /** Canonical host name, lower case. */
+  host: string;
+  aliases: string[];
+  locales: string[];
+  defaultLocale: string;
+  /** Absolute base for links: `https://{host}` unless configured. No trailing slash. */
+  url: string;
+  strategy: LocaleStrategy;
+  routeRules: Record<string, RouteRule>;
+  /** SameSite=None; Secure language cookie, for sites embedded cross-origin. */
+  crossOrigin: boolean;
+  /** ISO 4217 code used for prices on this storefront. */
+  currency: string;
+}
+
+export interface SitesConfig {
+  siteName: string;
+  titleSeparator: string;
+  forceHost?: string;
+  fallbackLocale: string;
+  languageCookieName: string;
+  sites: Site[];
+}
+
+/** Spec section 3: the request context, built once per request. */
+export interface RequestContext {
+  multiLingualDomain: boolean;
+  language: string;
+  allowedLanguages: string[];
+  requestHost: string;
+}
+
+export function isMultilingual(site: Site): boolean {
+  return site.locales.length > 1;
+}

@@ -1,0 +1,38 @@
+import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+
+/**
+ * The one interface the renderer uses to read content. Two implementations: the embedded store
+ * (in-process, files under CONTENT_DIR) and the HTTP upstream (CONTENT_SERVICE_URL).
+ *
+ * `preview` is the live-preview hash: when given, drafts overlay published content and nothing
+ * is cached.
+ */
+export interface ContentService {
+  /** The page entry, or null when the entries list is empty (404 `Page {id} not found`). */
+  getPage(uuid: string, locale: string, preview?: string): Promise<PageEntry | null>;
+  /** Any other entry (templates, components), or null when it does not exist. */
+  getEntry<T = Record<string, unknown>>(type: string, uid: string, locale: string, preview?: string): Promise<T | null>;
+  getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration>;
+  /** Cheap existence check, for hreflang alternates and switchers. */
+  hasPage(uuid: string, locale: string): Promise<boolean>;
+}
+
+/**
+ * A content read failed for a reason the visitor cannot fix: a malformed file, an upstream fault.
+ * `where` names the file and JSON path, or the upstream URL, for the log line; never shown to visitors.
+ */
+export class ContentError extends Error {
+  readonly code: 'CONTENT_INVALID' | 'CONTENT_UPSTREAM';
+  readonly where: string;
+  constructor(
+    code: 'CONTENT_INVALID' | 'CONTENT_UPSTREAM',
+    message: string,
+    where: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ContentError';
+    this.code = code;
+    this.where = where;
+  }
+}
