@@ -1,0 +1,46 @@
+import type { LegalSectionBlock } from '../../common/content.ts';
+import { useRender } from '../render/context.ts';
+import { sanitizeInlineHtml } from '../sanitize.ts';
+import type { ComponentProps } from './types.ts';
+
+/** Contract section 8: each footnote's item has `id="{anchor}"`; it links back to its first citation. */
+export function LegalSection({ entry, path }: ComponentProps<LegalSectionBlock>) {
+  const { cslp, t, citedAnchors } = useRender();
+  const headingId = `${entry.sectionId}-title`;
+  return (
+    <section
+      id={entry.sectionId}
+      className="legal"
+      aria-labelledby={headingId}
+      data-theme={entry.theming?.theme ?? 'dark'}
+      data-background={entry.theming?.background ?? 'backdrop'}
+      {...cslp(path)}
+    >
+      <h2 id={headingId} {...cslp(`${path}.title`)}>
+        {entry.title}
+      </h2>
+      <ol className="footnotes">
+        {entry.footnotes.map((note) => (
+          <li key={note.anchor} id={note.anchor} data-footnote-type={note.type}>
+            <span className="footnote-index" aria-hidden="true">
+              {note.index}
+            </span>
+            <span
+              className="footnote-text"
+              dangerouslySetInnerHTML={{ __html: sanitizeInlineHtml(note.description) }}
+            />
+            {citedAnchors.has(note.anchor) ? (
+              <a
+                className="footnote-back"
+                href={`#cite-${note.anchor}`}
+                aria-label={t('legal.backToReference', { index: note.index })}
+              >
+                ↩
+              </a>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

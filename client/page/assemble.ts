@@ -1,0 +1,113 @@
+import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
+import type { HeaderProps } from '../../islands/header/Header.tsx';
+import { ISLAND_COMPONENTS } from '../components/registry.tsx';
+import type { Translate } from '../i18n/messages.ts';
+import { LAYOUTS } from '../layouts/layouts.ts';
+import { buildBreadcrumbs } from './breadcrumbs.ts';
+import { FootnoteCollection } from './footnotes.ts';
+import { type Alternate, buildHead, pageHeading } from './head.ts';
+import { placeLegalSection } from './legal.ts';
+import type { PageModel, SwitcherLink } from './model.ts';
+
+export interface PageInput {
+  page: PageEntry;
+  /** null when the template could not be loaded: the page renders without template components. */
+  template: TemplateEntry | null;
+  templateType: string;
+  appConfig: ApplicationConfiguration;
+  locale: string;
+  path: string;
+  t: Translate;
+  siteName: string;
+  separator: string;
+  canonicalUrl: string;
+  alternates: Alternate[];
+  homeHref: string;
+  linkPrefix: string;
+  languages: SwitcherLink[];
+  countries: SwitcherLink[];
+  preview: boolean;
+  /** The live route renders in the minimal layout whatever the template says. */
+  forceLayout?: 'minimal';
+}
+
+/** Pure page assembly: loaded entries in, the complete render model out (no I/O, no React). */
+export function assemblePage(input: PageInput): PageModel {
+  const { page, template, t, locale } = input;
+  const zones = {
+    header: template?.header_components ?? [],
+    body: template?.body_components ?? [],
+    footer: template?.footer_components ?? [],
+  };
+  const footnotes = new FootnoteCollection();
+  footnotes.register([...zones.header, ...zones.body, ...zones.footer], { clear: true });
+  const placed = placeLegalSection(zones, footnotes, t('legal.title'));
+
+  const layoutName = input.forceLayout ?? template?.layout ?? 'default';
+  const layout = LAYOUTS[layoutName];
+  const heading = pageHeading(page, input.path);
+  const header = layout.header === 'island' ? headerProps(input) : null;
+  const islands = new Set<string>();
+  if (header) islands.add('header');
+  for (const c of [...placed.header, ...placed.body, ...(layout.footer ? placed.footer : [])]) {
+    const island = ISLAND_COMPONENTS[c._content_type_uid];
+    if (island) islands.add(island);
+  }
+
+  return {
+    kind: 'page',
+    locale,
+    layout: layoutName,
+    head: buildHead({
+      page,
+      path: input.path,
+      locale,
+      siteName: input.siteName,
+      separator: input.separator,
+      canonicalUrl: input.canonicalUrl,
+      alternates: input.alternates,
+      jsonLd: [],
+    }),
+    heading,
+    breadcrumbs: buildBreadcrumbs({
+      page,
+      homeLabel: t('breadcrumbs.home'),
+      homeHref: input.homeHref,
+      linkPrefix: input.linkPrefix,
+      title: heading,
+    }),
+    breadcrumbsTheme: {
+      theme: template?.breadcrumbs_theme?.theme || 'light',
+      background: template?.breadcrumbs_theme?.background_color || 'backdrop',
+    },
+    zones: placed,
+    cslpBase: `${input.templateType}.${template?.uid ?? ''}.${locale}`,
+    headingCslp: `page.${page.uid}.${locale}.${page.page_title ? 'page_title' : 'title'}`,
+    header,
+    brand: { name: input.siteName, homeHref: input.homeHref },
+    languages: input.languages,
+    countries: input.countries,
+    islands: [...islands],
+    footnotes,
+    preview: input.preview,
+  };
+}
+
+/** Spec section 7: the header exists only when dhfIsEnabled is true and navigation.header is given. */
+function headerProps(input: PageInput): HeaderProps | null {
+  const { appConfig, t } = input;
+  const nav = appConfig.navigation.header;
+  if (!appConfig.globals.dhfIsEnabled || !nav) return null;
+  return {
+    title: nav.title,
+    homeHref: input.homeHref,
+    links: nav.links.filter((l) => l.url.startsWith('/') && !l.url.startsWith('//') && !l.url.startsWith('/\\')),
+    currentPath: input.path,
+    labels: {
+      home: t('header.homeLink', { brand: nav.title }),
+      navigation: t('header.navigationLabel'),
+      openMenu: t('header.openMenu'),
+      closeMenu: t('header.closeMenu'),
+    },
+  };
+}

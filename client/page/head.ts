@@ -1,0 +1,95 @@
+import type { PageEntry } from '../../common/content.ts';
+import { ogLocale } from '../../common/locales.ts';
+
+export interface Alternate {
+  hreflang: string;
+  href: string;
+}
+
+export interface HeadModel {
+  title: string;
+  description?: string;
+  robots?: string;
+  canonical?: string;
+  ogUrl?: string;
+  ogLocale: string;
+  ogTitle: string;
+  ogDescription?: string;
+  twitterCard: 'summary_large_image';
+  alternates: Alternate[];
+  /** JSON-LD objects; serialised through the inline-JSON door when rendered. */
+  jsonLd: object[];
+}
+
+/**
+ * Contract section 8: the last path segment without its `-{id}` suffix, hyphens to spaces, first
+ * letter capitalised (`/cs/cool-fridge-box-58` → `Cool fridge box`).
+ */
+export function titleFromPath(path: string): string {
+  const last =
+    path
+      .split('?')[0]
+      ?.split('/')
+      .filter((s) => s !== '')
+      .pop() ?? '';
+  let readable = last
+    .replace(/-\d{1,10}$/, '')
+    .replace(/-/g, ' ')
+    .trim();
+  try {
+    readable = decodeURIComponent(readable);
+  } catch {
+    // Keep the raw text; it is escaped on output like any other.
+  }
+  return readable ? readable.charAt(0).toUpperCase() + readable.slice(1) : '';
+}
+
+/** The heading and last breadcrumb: page_title, else title, else the path fallback. */
+export function pageHeading(page: PageEntry | null, path: string): string {
+  return page?.page_title || page?.title || titleFromPath(path);
+}
+
+/** `{title} {separator} {siteName}`, without a dangling separator when the title is empty. */
+export function documentTitle(title: string, separator: string, siteName: string): string {
+  return title ? `${title} ${separator} ${siteName}` : siteName;
+}
+
+interface HeadInput {
+  page: PageEntry;
+  path: string;
+  locale: string;
+  siteName: string;
+  separator: string;
+  /** Absolute canonical URL of this page on its storefront. */
+  canonicalUrl: string;
+  alternates: Alternate[];
+  jsonLd: object[];
+}
+
+/** Spec section 2 "Page titles and metadata", issue 5 "Head". */
+export function buildHead({
+  page,
+  path,
+  locale,
+  siteName,
+  separator,
+  canonicalUrl,
+  alternates,
+  jsonLd,
+}: HeadInput): HeadModel {
+  const seo = page.seo ?? {};
+  const title = documentTitle(seo.meta_title || pageHeading(page, path), separator, siteName);
+  const canonical = seo.canonical_url || canonicalUrl;
+  return {
+    title,
+    ...(seo.meta_description ? { description: seo.meta_description, ogDescription: seo.meta_description } : {}),
+    ...(seo.enable_search_indexing === false ? { robots: 'noindex, nofollow' } : {}),
+    canonical,
+    ogUrl: canonical,
+    ogLocale: ogLocale(locale),
+    ogTitle: title,
+    twitterCard: 'summary_large_image',
+    alternates,
+    jsonLd,
+  };
+}

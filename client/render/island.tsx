@@ -1,0 +1,33 @@
+import { type ComponentType, createElement } from 'react';
+import { serializeInlineJson } from '../../common/inline-json.ts';
+import { useRender } from './context.ts';
+
+export type HydrationStrategy = 'load' | 'idle' | 'visible' | { media: string };
+
+interface IslandProps<P extends object> {
+  /** The island's folder under islands/ (its chunk in the build manifest). */
+  name: string;
+  component: ComponentType<P>;
+  props: P;
+  strategy: HydrationStrategy;
+}
+
+/**
+ * Server side of an island (style guide 5): the component's HTML inside a small custom element that
+ * carries its module URL and its props as JSON. React escapes the attribute; the JSON goes through
+ * the inline-JSON door too, so no prop can end an element or a script.
+ */
+export function Island<P extends object>({ name, component, props, strategy }: IslandProps<P>) {
+  const { islandUrl } = useRender();
+  return createElement(
+    'vitrine-island',
+    {
+      'data-name': name,
+      'data-url': islandUrl(name),
+      'data-strategy': typeof strategy === 'string' ? strategy : 'media',
+      ...(typeof strategy === 'object' ? { 'data-media': strategy.media } : {}),
+      'data-props': serializeInlineJson(props),
+    },
+    createElement(component, props),
+  );
+}

@@ -1,0 +1,71 @@
+import { type ComponentType, createElement } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+
+/**
+ * The island runtime (style guide 5): finds `<vitrine-island>` elements, imports each island's
+ * module when its trigger fires (load, idle, visible, media) and hydrates it with its JSON props.
+ * Parents hydrate before children. No eval: props are JSON, code comes from the module URL.
+ */
+
+type Trigger = (element: HTMLElement, run: () => void) => void;
+
+const triggers: Record<string, Trigger> = {
+  load: (_el, run) => run(),
+  idle: (_el, run) => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 200);
+  },
+  visible: (el, run) => {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          observer.disconnect();
+          run();
+        }
+      },
+      { rootMargin: '200px' },
+    );
+    // The custom element itself has no box (display: contents); watch what it renders.
+    for (const child of Array.from(el.children)) observer.observe(child);
+  },
+  media: (el, run) => {
+    const query = window.matchMedia(el.dataset.media ?? 'all');
+    if (query.matches) run();
+    else
+      query.addEventListener('change', function listener(e) {
+        if (!e.matches) return;
+        query.removeEventListener('change', listener);
+        run();
+      });
+  },
+};
+
+const hydrated = new WeakMap<Element, Promise<void>>();
+
+async function hydrate(el: HTMLElement): Promise<void> {
+  // Parents first: a nested island waits until the island around it has hydrated.
+  const parent = el.parentElement?.closest('vitrine-island');
+  if (parent) await hydrated.get(parent);
+  const url = el.dataset.url;
+  if (!url) throw new Error(`island ${el.dataset.name} has no module URL`);
+  const module = (await import(/* @vite-ignore */ url)) as { default: ComponentType<object> };
+  const props = JSON.parse(el.dataset.props ?? '{}') as object;
+  hydrateRoot(el, createElement(module.default, props));
+  el.setAttribute('data-hydrated', '');
+}
+
+export function start(): void {
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('vitrine-island'))) {
+    let resolve!: () => void;
+    hydrated.set(el, new Promise<void>((r) => (resolve = r)));
+    const trigger = triggers[el.dataset.strategy ?? 'load'] ?? triggers.load;
+    trigger?.(el, () => {
+      hydrate(el)
+        .catch((error: unknown) => {
+          console.error(`Island ${el.dataset.name} failed to hydrate`, error);
+          document.dispatchEvent(new CustomEvent('vitrine:island-error', { detail: { name: el.dataset.name, error } }));
+        })
+        .finally(resolve);
+    });
+  }
+}

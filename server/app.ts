@@ -1,0 +1,181 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createMessageCatalog } from '../client/i18n/messages.ts';
+import type { Site, SitesConfig } from '../common/site.ts';
+import { loadSitesConfig } from './config/sites.ts';
+import type { ContentService } from './content/service.ts';
+import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
+import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
+import { sendError } from './render/error-page.ts';
+import { contentApiRoutes } from './routes/content-api.ts';
+import { healthRoutes } from './routes/health.ts';
+import { pageRoutes } from './routes/pages.ts';
+import { createHostResolver } from './sites/resolve.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The storefront this request is for; resolved from the Host header before any route runs. */
+    site: Site;
+  }
+  interface FastifyContextConfig {
+    /** Answers for any Host, without a storefront (health checks). */
+    anyHost?: boolean;
+  }
+}
+
+export interface ServerOptions {
+  /** Path of the sites config, or the config itself. */
+  sites: string | SitesConfig;
+  contentDir: string;
+  /** Another content service (the HTTP upstream); the embedded store when absent. */
+  content?: ContentService;
+  localesDir?: string;
+  /** Built browser assets; their manifest decides script and stylesheet URLs. */
+  clientDir?: string;
+  /** A manifest to use instead of the one in clientDir (tests that do not build). */
+  assets?: AssetManifest;
+  publicDir?: string;
+  forceHost?: string;
+  /** Development conveniences: content watching, warnings for unknown components. */
+  dev?: boolean;
+  logger?: FastifyServerOptions['logger'];
+  revalidateToken?: string;
+  /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
+  trustProxy?: string;
+}
+
+/** Paths served the same for every host: built assets, demo images, health. */
+const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
+
+/** Builds the app with every plugin and route wired, ready for `inject()` or `listen()`. */
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const dev = options.dev ?? false;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy || false,
+    // Bounded requests and slow-client protection (issue 10, security case 16).
+    bodyLimit: 256 * 1024,
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+
+  const sitesConfig =
+    typeof options.sites === 'string' ? loadSitesConfig(options.sites) : { config: options.sites, warnings: [] };
+  for (const warning of sitesConfig.warnings) app.log.warn(warning);
+  const sites = sitesConfig.config;
+  const hosts = createHostResolver(sites, options.forceHost);
+
+  const store: EmbeddedStore | undefined = options.content
+    ? undefined
+    : createEmbeddedStore({ dir: options.contentDir, watch: dev });
+  const content = options.content ?? (store as EmbeddedStore);
+  const messages = createMessageCatalog({
+    dir: options.localesDir ?? 'locales',
+    fallbackLocale: sites.fallbackLocale,
+    log: app.log,
+  });
+  const clientDir = resolve(options.clientDir ?? 'dist/client');
+  const assets = options.assets ?? loadAssetManifest(clientDir);
+  const deps = { sites, content, messages, assets, dev };
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Cross-origin isolation headers would block images a CMS serves from its own CDN.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    // Quality 11 costs ~10x the CPU of 5 for a few percent: dynamic HTML gets a fast level.
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+  if (existsSync(clientDir)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: ASSETS_PREFIX,
+      // Brotli and gzip twins written by the build are sent as they are (issue 7).
+      preCompressed: true,
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      allowedPath: (path) => !path.startsWith('/.vite'),
+    });
+  }
+  const publicDir = resolve(options.publicDir ?? 'public');
+  if (existsSync(publicDir)) {
+    await app.register(fastifyStatic, {
+      root: `${publicDir}/images`,
+      prefix: '/images/',
+      decorateReply: false,
+      maxAge: '1d',
+      index: false,
+    });
+  }
+
+  app.decorateRequest('site', null as unknown as Site);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.anyHost) return;
+    const url = request.raw.url ?? '/';
+    if (HOST_FREE_PREFIXES.some((p) => url.startsWith(p))) return;
+    const found = hosts.resolve(request.headers.host);
+    if ('error' in found) {
+      // Never cached, never linked: the host is not one of ours.
+      return sendError(reply, deps, {
+        status: found.error.status,
+        message: found.error.message,
+        path: '',
+        locale: sites.fallbackLocale,
+      });
+    }
+    request.site = found.site;
+  });
+
+  healthRoutes(app);
+  contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
+  pageRoutes(app, deps);
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, deps, {
+      status: 404,
+      message: `Page not found: ${(request.raw.url ?? '').split('?')[0]}`,
+      path: '',
+      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
+    }),
+  );
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'Request failed');
+    // Visitors get the status text, never the error's own message or stack.
+    return sendError(reply, deps, {
+      status,
+      message: status === 500 ? 'Internal Server Error' : 'Bad Request',
+      path: '',
+      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
+    });
+  });
+  app.addHook('onClose', async () => store?.close());
+  return app;
+}

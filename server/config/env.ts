@@ -1,0 +1,33 @@
+import { type Static, Type } from '@sinclair/typebox';
+import envSchema from 'env-schema';
+import { ConfigError } from '../errors.ts';
+
+/** Contract section 2, plus the optional upstreams and secrets later issues add. */
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  SITES_CONFIG: Type.String({ minLength: 1, default: 'config/sites.json' }),
+  CONTENT_DIR: Type.String({ minLength: 1, default: 'content' }),
+  // FORCE_HOST="" counts as unset (contract section 8).
+  FORCE_HOST: Type.Optional(Type.String()),
+  NODE_ENV: Type.Unsafe<'development' | 'production' | 'test'>({
+    type: 'string',
+    enum: ['development', 'production', 'test'],
+    default: 'development',
+  }),
+  CONTENT_SERVICE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  APP_CONFIG_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  REVALIDATE_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  TRUST_PROXY: Type.Optional(Type.String()),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+/** Reads and validates the environment; a bad value names the variable and what was expected. */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  try {
+    return envSchema<Env>({ schema: EnvSchema, data: source, dotenv: false });
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { isValidLocaleCode } from '../../common/locales.ts';
+import type { LocaleStrategy, Site, SitesConfig } from '../../common/site.ts';
+import { ConfigError } from '../errors.ts';
+
+const HostName = Type.String({ pattern: '^[A-Za-z0-9.-]+$', minLength: 1, maxLength: 253 });
+const Strategy = Type.Union([
+  Type.Literal('no_prefix'),
+  Type.Literal('prefix'),
+  Type.Literal('prefix_except_default'),
+  Type.Literal('prefix_and_default'),
+]);
+const RouteRule = Type.Object(
+  {
+    redirect: Type.Union([
+      Type.String({ minLength: 1 }),
+      Type.Object({
+        to: Type.String({ minLength: 1 }),
+        statusCode: Type.Optional(Type.Integer()),
+        external: Type.Optional(Type.Boolean()),
+      }),
+    ]),
+  },
+  { additionalProperties: false },
+);
+
+/** Contract section 3. Locale codes are only checked for shape here: a bad one is a warning. */
+const SiteSchema = Type.Object({
+  host: HostName,
+  aliases: Type.Optional(Type.Array(HostName)),
+  locales: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  defaultLocale: Type.String({ minLength: 1 }),
+  url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
+  strategy: Type.Optional(Strategy),
+  routeRules: Type.Optional(Type.Record(Type.String({ pattern: '^/' }), RouteRule)),
+  crossOrigin: Type.Optional(Type.Boolean()),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+});
+
+const SitesConfigSchema = Type.Object({
+  siteName: Type.String({ minLength: 1 }),
+  titleSeparator: Type.String(),
+  forceHost: Type.Optional(Type.String()),
+  fallbackLocale: Type.String({ minLength: 1 }),
+  languageCookieName: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$' })),
+  sites: Type.Array(SiteSchema, { minItems: 1 }),
+});
+
+type RawSitesConfig = Static<typeof SitesConfigSchema>;
+
+export interface LoadedSites {
+  config: SitesConfig;
+  /** Messages to log at start: invalid locale codes and the like. The server still starts. */
+  warnings: string[];
+}
+
+/** Reads, validates and normalises SITES_CONFIG. Any error names the file, the key and what was expected. */
+export function loadSitesConfig(file: string): LoadedSites {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read sites config: ${(error as Error).message}`);
+  }
+  return parseSitesConfig(raw, file);
+}
+
+export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
+  const first = Value.Errors(SitesConfigSchema, raw).First();
+  if (first) {
+    const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
+    throw new ConfigError(`${file}: ${key}: ${first.message} (got ${JSON.stringify(first.value)})`);
+  }
+  const input = raw as RawSitesConfig;
+  const warnings: string[] = [];
+  const seenHosts = new Map<string, string>();
+  const sites = input.sites.map((site, i): Site => {
+    const where = `${file}: sites.${i}`;
+    for (const code of site.locales) {
+      // Spec section 5: an invalid code is logged, the flow continues.
+      if (!isValidLocaleCode(code)) warnings.push(`languageCode code ${code} is not valid`);
+    }
+    if (!site.locales.includes(site.defaultLocale)) {
+      throw new ConfigError(
+        `${where}.defaultLocale: ${site.defaultLocale} is not one of locales (${site.locales.join(', ')})`,
+      );
+    }
+    const host = site.host.toLowerCase();
+    const aliases = (site.aliases ?? []).map((a) => a.toLowerCase());
+    for (const name of [host, ...aliases]) {
+      const owner = seenHosts.get(name);
+      if (owner) throw new ConfigError(`${where}: host ${name} is already used by ${owner}`);
+      seenHosts.set(name, host);
+    }
+    const multilingual = site.locales.length > 1;
+    const strategy: LocaleStrategy = site.strategy ?? (multilingual ? 'prefix' : 'no_prefix');
+    return {
+      host,
+      aliases,
+      locales: site.locales,
+      defaultLocale: site.defaultLocale,
+      url: site.url ?? `https://${host}`,
+      strategy,
+      routeRules: site.routeRules ?? {},
+      crossOrigin: site.crossOrigin ?? false,
+      currency: site.currency ?? 'EUR',
+    };
+  });
+  const forceHost = input.forceHost?.toLowerCase() || undefined;
+  if (forceHost && !seenHosts.has(forceHost)) {
+    throw new ConfigError(`${file}: forceHost: ${forceHost} is not the host or alias of any site`);
+  }
+  return {
+    config: {
+      siteName: input.siteName,
+      titleSeparator: input.titleSeparator,
+      forceHost,
+      fallbackLocale: input.fallbackLocale,
+      languageCookieName: input.languageCookieName ?? 'lang',
+      sites,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,249 @@
+import { LRUCache } from 'lru-cache';
+import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
+import { isValidKey, isValidPreviewHash } from './paths.ts';
+import {
+  ApplicationConfigurationSchema,
+  ComponentSchemas,
+  firstProblem,
+  PageSchema,
+  templateProblem,
+} from './schemas.ts';
+import { ContentError, type ContentService } from './service.ts';
+
+/**
+ * The ContentService over HTTP: the same API the embedded store serves (contract section 4), on
+ * another server. Published reads are de-duplicated and cached (LRU, TTL, stale-while-revalidate,
+ * last good value on upstream faults); preview reads are only de-duplicated.
+ */
+
+export interface UpstreamLogger {
+  warn(details: object, message: string): void;
+}
+
+export interface UpstreamContentOptions {
+  /** Serves `/cs/api/{contentServiceName}/…`. */
+  contentServiceUrl: string;
+  /** Serves `/_applicationConfiguration`. */
+  appConfigUrl: string;
+  contentServiceName?: string;
+  /** How long a published read is fresh. */
+  cacheTtlMs: number;
+  /** How long past its TTL a read is still served at once while it is refreshed in the background. */
+  staleMs: number;
+  maxEntries: number;
+  logger?: UpstreamLogger;
+  timeouts?: HttpTimeouts;
+}
+
+export interface UpstreamContentService extends ContentService {
+  /** Closes the keep-alive connections. */
+  close(): Promise<void>;
+}
+
+const SERVICE_NAME = /^[A-Za-z0-9_-]+$/;
+/** A host name or IP literal with an optional port: nothing that could break out of the header. */
+const HOST = /^[A-Za-z0-9._:[\]-]{1,255}$/;
+
+/** Boxed so that "not found" (null) is cacheable too; lru-cache refuses null values. */
+interface Box {
+  readonly value: unknown;
+}
+
+interface Read {
+  /** Cache and de-duplication key. */
+  key: string;
+  /** The upstream URL, for ContentError and log lines. */
+  where: string;
+  load(): Promise<Box>;
+}
+
+export function createUpstreamContentService(options: UpstreamContentOptions): UpstreamContentService {
+  const { contentServiceName = 'contentstack', cacheTtlMs, staleMs, maxEntries, logger, timeouts } = options;
+  if (!SERVICE_NAME.test(contentServiceName)) {
+    throw new TypeError(`Invalid content service name: ${contentServiceName}`);
+  }
+  const api = `/cs/api/${contentServiceName}`;
+  const content = createHttpClient({ baseUrl: options.contentServiceUrl, timeouts });
+  const appConfig = createHttpClient({ baseUrl: options.appConfigUrl, timeouts });
+
+  const cache = new LRUCache<string, Box, Read>({
+    max: maxEntries,
+    ttl: cacheTtlMs,
+    // An eviction while a read is in flight must not fail the visitors waiting for it.
+    ignoreFetchAbort: true,
+    fetchMethod: async (_key, last, { context }) => {
+      try {
+        return await context.load();
+      } catch (err) {
+        // With a last good value the fault is hidden from the caller, so this is its only trace.
+        if (last) logger?.warn({ err, where: context.where }, 'Content upstream failed; serving the last good value');
+        throw err;
+      }
+    },
+  });
+  const inflight = new Map<string, Promise<Box>>();
+
+  async function published(read: Read): Promise<unknown> {
+    const hasLast = cache.peek(read.key, { allowStale: true }) !== undefined;
+    const box = await cache.fetch(read.key, {
+      context: read,
+      // Within the stale window answer at once and refresh behind; beyond it, wait for the refresh.
+      allowStale: cache.getRemainingTTL(read.key) > -staleMs,
+      // A fault after a good read serves that read; without one there is nothing to serve but the error.
+      allowStaleOnFetchRejection: hasLast,
+    });
+    if (!box) throw new ContentError('CONTENT_UPSTREAM', 'Content upstream read was abandoned', read.where);
+    return box.value;
+  }
+
+  async function uncached(read: Read): Promise<unknown> {
+    let pending = inflight.get(read.key);
+    if (!pending) {
+      pending = read.load().finally(() => inflight.delete(read.key));
+      inflight.set(read.key, pending);
+    }
+    return (await pending).value;
+  }
+
+  function upstreamRead(
+    client: HttpClient,
+    path: string,
+    query: Record<string, QueryValue>,
+    parse: (body: unknown, where: string) => unknown,
+    extra: { headers?: Record<string, string>; keyPrefix?: string; notFoundIsNull: boolean },
+  ): Read {
+    const where = client.url(path, query);
+    return {
+      key: `${extra.keyPrefix ?? ''}${where}`,
+      where,
+      load: async () => {
+        let body: unknown;
+        try {
+          body = await client.request<unknown>('GET', path, { query, headers: extra.headers });
+        } catch (err) {
+          if (extra.notFoundIsNull && err instanceof HttpError && err.status === 404) return { value: null };
+          const reason = err instanceof Error ? err.message : String(err);
+          throw new ContentError('CONTENT_UPSTREAM', `Content upstream failed: ${reason}`, where, { cause: err });
+        }
+        // Frozen because one object is shared by every caller until it leaves the cache.
+        return { value: deepFreeze(parse(body, where)) };
+      },
+    };
+  }
+
+  /** The store's rule: a hash that cannot name a draft overlay reads published content. */
+  const previewOf = (hash: string | undefined) => (hash !== undefined && isValidPreviewHash(hash) ? hash : undefined);
+
+  async function getPage(uuid: string, locale: string, preview?: string): Promise<PageEntry | null> {
+    // Input that cannot name a page does not exist (the store's shapes, paths.ts); it never reaches a URL.
+    if (!isValidKey({ kind: 'page', uuid, locale })) return null;
+    const hash = previewOf(preview);
+    const query = { language: locale, live_preview: hash };
+    // An unknown page answers an empty list; a 404 here means a wrong URL or service name, so it is an error.
+    const page = upstreamRead(content, `${api}/pages/${encodeURIComponent(uuid)}`, query, parsePage, {
+      notFoundIsNull: false,
+    });
+    return (await (hash === undefined ? published(page) : uncached(page))) as PageEntry | null;
+  }
+
+  async function getEntry<T = Record<string, unknown>>(
+    type: string,
+    uid: string,
+    locale: string,
+    preview?: string,
+  ): Promise<T | null> {
+    if (!isValidKey({ kind: 'entry', contentType: type, uid, locale })) return null;
+    const hash = previewOf(preview);
+    const query = { language: locale, live_preview: hash };
+    const path = `${api}/${encodeURIComponent(type)}/${encodeURIComponent(uid)}`;
+    const entry = upstreamRead(content, path, query, (body, where) => parseEntry(type, body, where), {
+      notFoundIsNull: true,
+    });
+    return (await (hash === undefined ? published(entry) : uncached(entry))) as T | null;
+  }
+
+  async function getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration> {
+    // Both come from the storefront configuration, so a bad value is our bug, not a visitor's 404.
+    if (!HOST.test(host)) throw new RangeError(`Invalid host for the application configuration: ${host}`);
+    if (!isValidKey({ kind: 'appConfig', locale })) {
+      throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
+    }
+    const config = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parseConfiguration, {
+      headers: { 'x-forwarded-host': host },
+      // The answer depends on the forwarded host, which the URL does not show.
+      keyPrefix: `${host} `,
+      notFoundIsNull: false,
+    });
+    return (await published(config)) as ApplicationConfiguration;
+  }
+
+  async function hasPage(uuid: string, locale: string): Promise<boolean> {
+    try {
+      return (await getPage(uuid, locale)) !== null;
+    } catch (err) {
+      // Like the store: an alternate link that cannot be checked is left out rather than failing the page.
+      logger?.warn({ err, uuid, locale }, 'Content upstream failed; page treated as absent');
+      return false;
+    }
+  }
+
+  return {
+    getPage,
+    getEntry,
+    getApplicationConfiguration,
+    hasPage,
+    close: async () => {
+      await Promise.all([content.close(), appConfig.close()]);
+    },
+  };
+}
+
+function parsePage(body: unknown, where: string): unknown {
+  if (!isRecord(body) || !Array.isArray(body.entries)) throw shapeError('an entries list', where);
+  const [page = null] = body.entries;
+  if (page !== null) assertValid(firstProblem(PageSchema, page, '$.entries[0]'), where);
+  return page;
+}
+
+function parseEntry(type: string, body: unknown, where: string): unknown {
+  if (!isRecord(body) || !isRecord(body.entry)) throw shapeError('an entry object', where);
+  // The same choice of schema as the embedded store (store.ts getEntry).
+  const schema = ComponentSchemas[type];
+  const problem = type.endsWith('_template')
+    ? templateProblem(body.entry)
+    : schema
+      ? firstProblem(schema, body.entry)
+      : null;
+  assertValid(problem, where);
+  return body.entry;
+}
+
+function parseConfiguration(body: unknown, where: string): unknown {
+  assertValid(firstProblem(ApplicationConfigurationSchema, body), where);
+  return body;
+}
+
+/** The answer's envelope is wrong: not the content API at all, an upstream fault. */
+function shapeError(expected: string, where: string): ContentError {
+  return new ContentError('CONTENT_UPSTREAM', `Content upstream answer lacks ${expected}`, where);
+}
+
+/** The envelope is right but the content is malformed: reported like a malformed store file. */
+function assertValid(problem: string | null, where: string): void {
+  if (problem) {
+    throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, `${where} ${problem.split(':')[0]}`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

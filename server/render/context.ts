@@ -1,0 +1,46 @@
+import type { Translate } from '../../client/i18n/messages.ts';
+import type { RenderContext } from '../../client/render/context.ts';
+import type { Footnote } from '../../common/content.ts';
+import { intlLocale } from '../../common/locales.ts';
+import type { AssetManifest } from './assets.ts';
+
+const priceFormats = new Map<string, Intl.NumberFormat>();
+
+/** Intl formatters are costly to build: one per locale and currency for the life of the process. */
+export function formatPrice(locale: string, amount: number, currency: string): string {
+  const key = `${locale}|${currency}`;
+  let format = priceFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale(locale), {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    });
+    priceFormats.set(key, format);
+  }
+  return format.format(amount);
+}
+
+export function createRenderContext(options: {
+  locale: string;
+  t: Translate;
+  preview: boolean;
+  assets: AssetManifest;
+  footnote?: (id: string) => Footnote | undefined;
+  firstHeroUid?: string;
+  dev: boolean;
+}): RenderContext {
+  const { preview } = options;
+  return {
+    locale: options.locale,
+    t: options.t,
+    formatPrice: (amount, currency) => formatPrice(options.locale, amount, currency),
+    footnote: options.footnote ?? (() => undefined),
+    citedAnchors: new Set(),
+    // Contract section 6: tags only in preview, and never for generated parts with no field path.
+    cslp: preview ? (path) => (path ? { 'data-cslp': path } : {}) : () => ({}),
+    islandUrl: (name) => options.assets.islandUrl(name),
+    firstHeroUid: options.firstHeroUid,
+    dev: options.dev,
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyReply } from 'fastify';
+import { createElement } from 'react';
+import { ErrorDocument } from '../../client/document.tsx';
+import type { MessageCatalog } from '../../client/i18n/messages.ts';
+import { documentTitle } from '../../client/page/head.ts';
+import type { ErrorModel } from '../../client/page/model.ts';
+import { Render } from '../../client/render/context.ts';
+import type { SitesConfig } from '../../common/site.ts';
+import type { AssetManifest } from './assets.ts';
+import { createRenderContext } from './context.ts';
+import { streamDocument } from './stream.ts';
+
+interface ErrorDeps {
+  sites: SitesConfig;
+  messages: MessageCatalog;
+  assets: AssetManifest;
+  dev: boolean;
+}
+
+/**
+ * The error page (spec section 2): a not-found variant for 404 and a server-error variant otherwise.
+ * The title is the translated standard one; the description is the message, rendered as text (React
+ * escapes it), so no request input ever reaches the page unescaped. Never cached.
+ */
+export async function sendError(
+  reply: FastifyReply,
+  deps: ErrorDeps,
+  input: { status: number; message: string; path: string; locale: string; homeHref?: string },
+): Promise<FastifyReply> {
+  const t = await deps.messages.translator(input.locale);
+  const notFound = input.status === 404;
+  const title =
+    input.status === 503
+      ? t('error.unavailable.title')
+      : notFound
+        ? t('error.notFound.title')
+        : t('error.server.title');
+  const description = input.message || (notFound ? t('error.notFound.description') : t('error.server.description'));
+  const model: ErrorModel = {
+    kind: 'error',
+    status: input.status,
+    locale: input.locale,
+    title,
+    description,
+    path: input.path.length > 200 ? `${input.path.slice(0, 200)}…` : input.path,
+    head: {
+      title: documentTitle(`${input.status} ${input.message || title}`, deps.sites.titleSeparator, deps.sites.siteName),
+      robots: 'noindex',
+    },
+    brand: { name: deps.sites.siteName, homeHref: input.homeHref ?? '/' },
+  };
+  const context = createRenderContext({ locale: input.locale, t, preview: false, assets: deps.assets, dev: deps.dev });
+  const element = createElement(
+    Render.Provider,
+    { value: context },
+    createElement(ErrorDocument, { model, assets: deps.assets.documentAssets('default', []) }),
+  );
+  const stream = await streamDocument(element, () => {});
+  if (input.status === 503) reply.header('retry-after', '30');
+  return reply.status(input.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(stream);
+}

@@ -1,0 +1,119 @@
+import type { Alternate } from '../../client/page/head.ts';
+import type { SwitcherLink } from '../../client/page/model.ts';
+import type { PageEntry, TemplateEntry } from '../../common/content.ts';
+import { intlLocale, languageOf } from '../../common/locales.ts';
+import { isMultilingual, type Site, type SitesConfig } from '../../common/site.ts';
+import type { ContentService } from '../content/service.ts';
+import { canonicalPagePath } from '../routing/canonical.ts';
+import { homePath } from '../routing/strategy.ts';
+
+/** Where a page lives in one locale of one storefront: its path there, or null when it does not exist. */
+async function pathIn(content: ContentService, site: Site, locale: string, uuid: string): Promise<string | null> {
+  try {
+    const page = await content.getPage(uuid, locale);
+    return page ? canonicalPagePath(site, locale, page) : null;
+  } catch {
+    // A broken entry in another locale must not break this page; it just gets no alternate.
+    return null;
+  }
+}
+
+const HOME_PAGE_ID = '125';
+
+/** The path of page `uuid` in `locale`, the home page being its language root (spec section 2). */
+async function equivalentPath(
+  content: ContentService,
+  site: Site,
+  locale: string,
+  uuid: string,
+): Promise<string | null> {
+  if (uuid === HOME_PAGE_ID) return (await content.hasPage(uuid, locale)) ? homePath(site, locale) : null;
+  return pathIn(content, site, locale, uuid);
+}
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+function displayName(inLocale: string, type: 'language' | 'region', code: string): string {
+  const key = `${inLocale}|${type}`;
+  let names = displayNames.get(key);
+  if (!names) {
+    names = new Intl.DisplayNames([intlLocale(inLocale)], { type });
+    displayNames.set(key, names);
+  }
+  const name = names.of(code) ?? code;
+  return name.charAt(0).toLocaleUpperCase(intlLocale(inLocale)) + name.slice(1);
+}
+
+export interface PageLinks {
+  alternates: Alternate[];
+  languages: SwitcherLink[];
+  countries: SwitcherLink[];
+}
+
+/**
+ * hreflang alternates (every locale, on any storefront, that has this page uuid, plus x-default),
+ * the language switcher (this storefront's locales) and the country selector (every storefront).
+ * All links come from the sites config, never from request headers.
+ */
+export async function pageLinks(
+  content: ContentService,
+  config: SitesConfig,
+  site: Site,
+  locale: string,
+  uuid: string,
+): Promise<PageLinks> {
+  const everywhere = config.sites.flatMap((s) => s.locales.map((l) => ({ site: s, locale: l })));
+  const paths = await Promise.all(everywhere.map(({ site: s, locale: l }) => equivalentPath(content, s, l, uuid)));
+  const alternates: Alternate[] = [];
+  everywhere.forEach(({ site: s, locale: l }, i) => {
+    const path = paths[i];
+    if (path) alternates.push({ hreflang: l, href: s.url + path });
+  });
+  const defaultPath = paths[everywhere.findIndex((e) => e.site === site && e.locale === site.defaultLocale)];
+  alternates.push({ hreflang: 'x-default', href: site.url + (defaultPath ?? homePath(site, site.defaultLocale)) });
+
+  const languages: SwitcherLink[] = isMultilingual(site)
+    ? site.locales.map((l) => {
+        const path = paths[everywhere.findIndex((e) => e.site === site && e.locale === l)];
+        return {
+          label: displayName(l, 'language', languageOf(l)),
+          href: path ?? homePath(site, l),
+          lang: l,
+          current: l === locale,
+        };
+      })
+    : [];
+
+  const countries: SwitcherLink[] = config.sites.map((s) => {
+    const target = s.defaultLocale;
+    const path = paths[everywhere.findIndex((e) => e.site === s && e.locale === target)];
+    const region = target.slice(3);
+    return {
+      label: displayName(locale, 'region', region),
+      href: s.url + (path ?? homePath(s, target)),
+      lang: target,
+      current: s === site,
+    };
+  });
+  countries.sort((a, b) => a.label.localeCompare(b.label, intlLocale(locale)));
+  return { alternates, languages, countries };
+}
+
+/** Loads the template of a page; a failure is logged and the page renders without it (spec section 8). */
+export async function loadTemplate(
+  content: ContentService,
+  page: PageEntry,
+  locale: string,
+  preview: string | undefined,
+  log: { error(obj: object, msg: string): void },
+): Promise<{ template: TemplateEntry | null; type: string }> {
+  const ref = page.template[0];
+  if (!ref) return { template: null, type: 'page_template' };
+  try {
+    const template = await content.getEntry<TemplateEntry>(ref._content_type_uid, ref.uid, locale, preview);
+    if (!template) log.error({ template: ref, locale }, 'Template not found; rendering without template components');
+    return { template, type: ref._content_type_uid };
+  } catch (error) {
+    log.error({ err: error, template: ref, locale }, 'Template fetch failed; rendering without template components');
+    return { template: null, type: ref._content_type_uid };
+  }
+}

@@ -1,0 +1,195 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createElement } from 'react';
+import { PageDocument } from '../../client/document.tsx';
+import type { MessageCatalog } from '../../client/i18n/messages.ts';
+import { assemblePage } from '../../client/page/assemble.ts';
+import { Render } from '../../client/render/context.ts';
+import type { SitesConfig } from '../../common/site.ts';
+import { isValidPreviewHash } from '../content/paths.ts';
+import { ContentError, type ContentService } from '../content/service.ts';
+import type { AssetManifest } from '../render/assets.ts';
+import { createRenderContext } from '../render/context.ts';
+import { sendError } from '../render/error-page.ts';
+import { loadTemplate, pageLinks } from '../render/page-data.ts';
+import { streamDocument } from '../render/stream.ts';
+import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
+import type { RenderDecision } from '../routing/decision.ts';
+import { languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
+import { decideRoute } from '../routing/route.ts';
+import { localePrefix } from '../routing/strategy.ts';
+
+export interface PageRouteDeps {
+  sites: SitesConfig;
+  content: ContentService;
+  messages: MessageCatalog;
+  assets: AssetManifest;
+  dev: boolean;
+}
+
+const HOME_PAGE_ID = '125';
+/** Published pages: a CDN may keep them briefly and serve stale while it revalidates (issue 10). */
+const PUBLIC_CACHE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600';
+const PRIVATE = 'private, no-store';
+
+function splitUrl(url: string): { rawPath: string; query: string } {
+  const q = url.indexOf('?');
+  return q === -1 ? { rawPath: url, query: '' } : { rawPath: url.slice(0, q), query: url.slice(q) };
+}
+
+export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
+  const { sites } = deps;
+
+  app.get('/*', async (request, reply) => {
+    const site = request.site;
+    const { rawPath, query } = splitUrl(request.raw.url ?? '/');
+    const decision = decideRoute({
+      rawPath,
+      query,
+      site,
+      fallbackLocale: sites.fallbackLocale,
+      cookieLanguage: request.cookies[sites.languageCookieName],
+      acceptLanguage: request.headers['accept-language'],
+    });
+    for (const warning of decision.warnings ?? []) request.log.warn({ host: site.host }, warning);
+
+    if (decision.kind === 'redirect') {
+      reply.header('cache-control', decision.privateCache ? PRIVATE : 'public, max-age=3600');
+      if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
+      return reply.redirect(decision.location, decision.status);
+    }
+    if (decision.kind === 'error') {
+      return sendError(reply, deps, {
+        status: decision.status,
+        message: decision.message,
+        path: rawPath,
+        locale: site.defaultLocale,
+      });
+    }
+    return renderPage(request, reply, deps, decision, rawPath, query);
+  });
+}
+
+/** The preview hash of a live-preview request, when it is one (contract section 6). */
+function previewHash(request: FastifyRequest): string | undefined {
+  const hash = (request.query as Record<string, unknown>).live_preview;
+  return typeof hash === 'string' && isValidPreviewHash(hash) ? hash : undefined;
+}
+
+/** Which page a decision renders: the home page, the content page's id, or the live route's entry. */
+function pageIdOf(request: FastifyRequest, decision: RenderDecision): string | null {
+  if (decision.route === 'home') return HOME_PAGE_ID;
+  if (decision.route === 'content') return decision.pageId ?? null;
+  const entry = (request.query as Record<string, unknown>).entry_uid;
+  if (typeof entry === 'string' && /^\d{1,10}$/.test(entry)) return entry;
+  return decision.contentUrl && /^\d{1,10}$/.test(decision.contentUrl) ? decision.contentUrl : HOME_PAGE_ID;
+}
+
+async function renderPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PageRouteDeps,
+  decision: RenderDecision,
+  rawPath: string,
+  query: string,
+): Promise<FastifyReply> {
+  const { sites, content, messages, assets } = deps;
+  const site = request.site;
+  const { locale } = decision;
+  const preview = previewHash(request);
+  const uuid = pageIdOf(request, decision);
+  const fail = (status: number, message: string) => sendError(reply, deps, { status, message, path: rawPath, locale });
+  if (!uuid) return fail(404, 'Page UUID is missing');
+
+  try {
+    const page = await content.getPage(uuid, locale, preview);
+    if (!page) return fail(404, `Page ${uuid} not found`);
+    if (decision.route === 'content') {
+      const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
+      if (redirect) {
+        reply.header('cache-control', 'public, max-age=3600');
+        return reply.redirect(redirect.location, redirect.status);
+      }
+    }
+    const [{ template, type }, appConfig, t, links] = await Promise.all([
+      loadTemplate(content, page, locale, preview, request.log),
+      content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
+        request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
+        return { globals: { dhfIsEnabled: false }, navigation: {} };
+      }),
+      messages.translator(locale),
+      pageLinks(content, sites, site, locale, uuid),
+    ]);
+    const prefix = localePrefix(site, locale);
+    const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
+    const model = assemblePage({
+      page,
+      template,
+      templateType: type,
+      appConfig,
+      locale,
+      path: decodeSafe(rawPath),
+      t,
+      siteName: sites.siteName,
+      separator: sites.titleSeparator,
+      canonicalUrl: site.url + canonicalPath,
+      alternates: links.alternates,
+      homeHref: prefix || '/',
+      linkPrefix: prefix,
+      languages: links.languages,
+      countries: links.countries,
+      preview: preview !== undefined,
+      ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
+    });
+    const context = createRenderContext({
+      locale,
+      t,
+      preview: model.preview,
+      assets,
+      footnote: (id) => model.footnotes.get(id),
+      firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
+      dev: deps.dev,
+    });
+    const element = createElement(
+      Render.Provider,
+      { value: context },
+      createElement(PageDocument, {
+        model,
+        assets: assets.documentAssets(model.layout, model.islands),
+        onUnknown: deps.dev
+          ? (type: string) => request.log.warn({ type }, 'Unknown component type renders nothing')
+          : undefined,
+      }),
+    );
+    const stream = await streamDocument(element, (error) =>
+      request.log.error({ err: error }, 'Render error after the shell'),
+    );
+
+    const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
+    if (setsCookie && decision.language) {
+      const cookie = languageCookie(site, decision.language, sites.languageCookieName);
+      reply.setCookie(cookie.name, cookie.value, cookie.options);
+    }
+    const personal = preview !== undefined || setsCookie || decision.privateCache;
+    reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
+    if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
+    if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
+    return reply.status(200).type('text/html; charset=utf-8').send(stream);
+  } catch (error) {
+    if (error instanceof ContentError) {
+      request.log.error({ err: error, where: error.where, code: error.code }, error.message);
+      return fail(
+        error.code === 'CONTENT_UPSTREAM' ? 503 : 500,
+        error.code === 'CONTENT_UPSTREAM' ? 'Service Unavailable' : 'Internal Server Error',
+      );
+    }
+    throw error;
+  }
+}
+
+function decodeSafe(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}

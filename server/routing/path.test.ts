@@ -1,0 +1,83 @@
+import t from 'tap';
+import { checkQuery, MAX_PATH_LENGTH, parsePath } from './path.ts';
+
+t.test('well-formed paths become decoded segments', async (t) => {
+  const rows: [string, string[], boolean][] = [
+    ['/', [], false],
+    ['/de', ['de'], false],
+    ['/de/', ['de'], true],
+    ['/de/cs/x-1///', ['de', 'cs', 'x-1'], true],
+    ['/de/cs/k%C3%BCche-1', ['de', 'cs', 'küche-1'], false],
+    ['/de/cs/a%20b', ['de', 'cs', 'a b'], false],
+    ['/de/cs/...', ['de', 'cs', '...'], false],
+    ["/de/cs/a:b@c!$&'()*+,;=", ['de', 'cs', "a:b@c!$&'()*+,;="], false],
+  ];
+  for (const [raw, segments, trailingSlash] of rows) {
+    const parsed = parsePath(raw);
+    t.ok(parsed.ok, raw);
+    if (!parsed.ok) continue;
+    t.strictSame(parsed.segments, segments, `${raw} segments`);
+    t.equal(parsed.trailingSlash, trailingSlash, `${raw} trailing slash`);
+    t.equal(parsed.path, `/${segments.join('/')}`, `${raw} path`);
+  }
+  const parsed = parsePath('/de/cs/k%C3%BCche-1/');
+  t.strictSame(parsed.ok && parsed.rawSegments, ['de', 'cs', 'k%C3%BCche-1'], 'raw segments keep their encoding');
+});
+
+t.test('bad input is a 400 or 414 answer, never an exception', async (t) => {
+  const rows: [string, string, number][] = [
+    ['percent-encoding cut short', '/de/cs/%E0%A4%A-1', 400],
+    ['percent sign without hex', '/de/cs/%zz-1', 400],
+    ['percent sign at the end', '/de/cs/x-1%', 400],
+    ['invalid UTF-8', '/de/cs/%C3%28-1', 400],
+    ['encoded NUL', '/de/cs/x%00-1', 400],
+    ['raw NUL', '/de/cs/x\u0000-1', 400],
+    ['encoded control character', '/de/cs/x%0A-1', 400],
+    ['raw dot-dot segment', '/de/cs/../x-1', 400],
+    ['raw dot segment', '/de/./cs/x-1', 400],
+    ['encoded dot-dot segment', '/de/cs/%2e%2e/x-1', 400],
+    ['half-encoded dot-dot segment', '/de/cs/.%2E/x-1', 400],
+    ['encoded slash in a segment', '/de/cs/a%2Fb-1', 400],
+    ['encoded backslash in a segment', '/de/cs/a%5Cb-1', 400],
+    ['raw backslash', '/\\evil.example/', 400],
+    ['double slash inside', '/de//cs/x-1', 400],
+    ['double slash at the start', '//evil.example/', 400],
+    ['only slashes', '//', 400],
+    ['raw non-ASCII', '/de/cs/küche-1', 400],
+    ['raw space', '/de/cs/a b-1', 400],
+    ['raw quote and angle brackets', '/de/cs/"<x>"-1', 400],
+    ['raw hash', '/de/cs/x-1#top', 400],
+    ['no leading slash', 'de/cs/x-1', 400],
+    ['empty', '', 400],
+    ['10 KB path', `/de/cs/${'a'.repeat(10_240)}-1`, 414],
+    ['one over the limit', `/${'a'.repeat(MAX_PATH_LENGTH)}`, 414],
+  ];
+  for (const [name, raw, status] of rows) {
+    let parsed: ReturnType<typeof parsePath> | undefined;
+    t.doesNotThrow(() => {
+      parsed = parsePath(raw);
+    }, name);
+    t.match(parsed, { ok: false, status }, name);
+  }
+  t.ok(parsePath(`/${'a'.repeat(MAX_PATH_LENGTH - 1)}`).ok, 'a path at the limit is fine');
+});
+
+t.test('query strings', async (t) => {
+  const rows: [string, number | null][] = [
+    ['', null],
+    ['?a=b', null],
+    ['?next=//evil.example&x=javascript:alert(1)', null],
+    ['?a=%zz', null],
+    ['a=b', 400],
+    ['?a=b c', 400],
+    ['?a=\r\nSet-Cookie:x=y', 400],
+    ['?a=\u0000', 400],
+    ['?q=küche', 400],
+    [`?q=${'a'.repeat(10_240)}`, 414],
+  ];
+  for (const [query, status] of rows) {
+    const result = checkQuery(query);
+    if (status === null) t.equal(result, null, JSON.stringify(query));
+    else t.match(result, { ok: false, status }, JSON.stringify(query.slice(0, 40)));
+  }
+});

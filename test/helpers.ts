@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { LAYOUT_NAMES } from '../client/layouts/layouts.ts';
+import { buildServer, type ServerOptions } from '../server/app.ts';
+import { manifestFromVite } from '../server/render/assets.ts';
+
+/**
+ * A manifest shaped like Vite's, so tests that do not build still get realistic script and
+ * stylesheet URLs (the e2e and Docker tests use the real build).
+ */
+export const testAssets = manifestFromVite({
+  'islands/main.ts': { file: 'runtime-test.js', imports: ['_react.js'], isEntry: true },
+  '_react.js': { file: 'react-test.js' },
+  'islands/header/Header.tsx': { file: 'header-test.js', imports: ['_react.js'], isEntry: true },
+  'islands/parallax/Parallax.tsx': { file: 'parallax-test.js', imports: ['_react.js'], isEntry: true },
+  ...Object.fromEntries(
+    LAYOUT_NAMES.map((name) => [`client/layouts/${name}.css`, { file: `${name}-test.css`, isEntry: true }]),
+  ),
+});
+
+/** The demo app as `npm start` builds it, minus the build: for `inject()` tests. */
+export function demoServer(overrides: Partial<ServerOptions> = {}): Promise<FastifyInstance> {
+  return buildServer({ sites: 'config/sites.json', contentDir: 'content', assets: testAssets, ...overrides });
+}
+
+/** Host headers of demo storefronts. */
+export const HOSTS = {
+  ch: 'www.halden.ch',
+  de: 'www.halden.de',
+  uk: 'www.halden.co.uk',
+  ie: 'www.halden.ie',
+} as const;
