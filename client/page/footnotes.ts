@@ -7,7 +7,10 @@ import type { ComponentEntry, Footnote } from '../../common/content.ts';
  * One footnote per id; the 1-based index follows first appearance in page order.
  */
 
-const CONTENT_AREAS = new Set(['benefitGroups', 'featuredBenefits', 'productFeatures']);
+/** Keys whose value is a content area; `benefitGroups` is one only through each group's `contents`. */
+const CONTENT_AREAS = new Set(['featuredBenefits', 'productFeatures']);
+const BENEFIT_GROUPS = 'benefitGroups';
+const GROUP_CONTENTS = 'contents';
 const CONTENT_TYPES = new Set(['PATENT_INFORMATION', 'LEGAL_INFORMATION']);
 const DESCRIPTION_FIELDS = ['longText', 'shortText', 'subTitleText', 'titleText'] as const;
 
@@ -54,7 +57,7 @@ export class FootnoteCollection {
     for (const component of components) {
       // A legal section holds finished footnotes; it is a destination, not a source.
       if (component._content_type_uid === 'legal_section_block') continue;
-      this.#visit(component, false);
+      this.#visit(component, false, false);
     }
   }
 
@@ -81,9 +84,10 @@ export class FootnoteCollection {
     this.#byId.set(id, { id, description, type, anchor, index: this.#byId.size + 1 });
   }
 
-  #visit(value: unknown, inContentArea: boolean): void {
+  /** `inGroups`: `value` is (an item of) a `benefitGroups` list, whose `contents` are a content area. */
+  #visit(value: unknown, inContentArea: boolean, inGroups: boolean): void {
     if (Array.isArray(value)) {
-      for (const item of value) this.#visit(item, inContentArea);
+      for (const item of value) this.#visit(item, inContentArea, inGroups);
       return;
     }
     if (!isObject(value)) return;
@@ -94,7 +98,8 @@ export class FootnoteCollection {
       if (key === 'pricingFootnotesContainer') {
         for (const item of pricingFootnotes(child)) this.#add(item.code, item.formattedFootnote, 'pricing');
       } else {
-        this.#visit(child, inContentArea || CONTENT_AREAS.has(key));
+        const area = inContentArea || CONTENT_AREAS.has(key) || (inGroups && key === GROUP_CONTENTS);
+        this.#visit(child, area, Array.isArray(child) && key === BENEFIT_GROUPS);
       }
     }
   }

@@ -8,7 +8,11 @@ t.test('first-visit locale: cookie, Accept-Language, fallback, default', async (
   const rows: [string, DetectionSignals, string, typeof site?][] = [
     ['nothing, fallback language not allowed → default', { fallbackLocale: 'en-GB' }, 'de-CH'],
     ['allowed cookie', { cookieLanguage: 'fr', fallbackLocale: 'en-GB' }, 'fr-CH'],
-    ['cookie beats Accept-Language', { cookieLanguage: 'it', acceptLanguage: 'fr-CH', fallbackLocale: 'en-GB' }, 'it-CH'],
+    [
+      'cookie beats Accept-Language',
+      { cookieLanguage: 'it', acceptLanguage: 'fr-CH', fallbackLocale: 'en-GB' },
+      'it-CH',
+    ],
     ['not-allowed cookie ignored', { cookieLanguage: 'en', acceptLanguage: 'fr', fallbackLocale: 'en-GB' }, 'fr-CH'],
     ['cookie holding a locale ignored', { cookieLanguage: 'fr-CH', fallbackLocale: 'en-GB' }, 'de-CH'],
     ['junk cookie ignored', { cookieLanguage: '<x>', fallbackLocale: 'en-GB' }, 'de-CH'],

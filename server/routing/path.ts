@@ -40,7 +40,13 @@ export function parsePath(rawPath: string): ParsedPath | BadTarget {
     if (segment === null) return bad(400);
     segments.push(segment);
   }
-  return { ok: true, path: `/${segments.join('/')}`, segments, rawSegments, trailingSlash: trimmed !== rawPath && rawPath !== '/' };
+  return {
+    ok: true,
+    path: `/${segments.join('/')}`,
+    segments,
+    rawSegments,
+    trailingSlash: trimmed !== rawPath && rawPath !== '/',
+  };
 }
 
 /** The query is passed on untouched into redirects, so it must already be a legal header value. */

@@ -3,7 +3,16 @@
  * router never decides them (spec §2: "Paths starting with _nuxt, live, api or healthcheck skip the
  * canonicalisation"). Matched segment by segment, so `/lively` is not `/live`.
  */
-const RESERVED = ['/assets', '/live', '/api', '/healthcheck', '/cs/api', '/graphql', '/builds', '/_applicationConfiguration'];
+const RESERVED = [
+  '/assets',
+  '/live',
+  '/api',
+  '/healthcheck',
+  '/cs/api',
+  '/graphql',
+  '/builds',
+  '/_applicationConfiguration',
+];
 
 export function isReservedPath(path: string): boolean {
   return RESERVED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

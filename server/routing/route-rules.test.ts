@@ -39,7 +39,13 @@ t.test('rules that fire', async (t) => {
       '?live_preview=secret',
       ok('https://shop.example/x'),
     ],
-    ['protocol-relative target made same-site', { redirect: '//evil.example/x' }, '/de/cs/aktion', '', ok('/evil.example/x')],
+    [
+      'protocol-relative target made same-site',
+      { redirect: '//evil.example/x' },
+      '/de/cs/aktion',
+      '',
+      ok('/evil.example/x'),
+    ],
     ['backslash target made same-site', { redirect: '/\\evil.example/x' }, '/de/cs/aktion', '', ok('/evil.example/x')],
   ];
   for (const [name, rule, path, query, expected] of rows) {
@@ -50,7 +56,11 @@ t.test('rules that fire', async (t) => {
 
 t.test('rule keys are matched like request paths', async (t) => {
   const site = multilingualSite({
-    routeRules: { '/de/cs/aktion/': { redirect: '/a' }, '/de/cs/k%C3%BCche': { redirect: '/b' }, '/': { redirect: '/c' } },
+    routeRules: {
+      '/de/cs/aktion/': { redirect: '/a' },
+      '/de/cs/k%C3%BCche': { redirect: '/b' },
+      '/': { redirect: '/c' },
+    },
   });
   t.strictSame(applyRouteRules(site, '/de/cs/aktion', ''), ok('/a'), 'key with trailing slash');
   t.strictSame(applyRouteRules(site, '/de/cs/küche', ''), ok('/b'), 'encoded key, decoded request');

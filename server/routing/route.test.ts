@@ -4,6 +4,8 @@ import type { RequestFacts } from './decision.ts';
 import { decideRoute } from './route.ts';
 import { describe, multilingualSite, STRATEGIES, singleLanguageSite } from './site-fixtures.ts';
 
+/** The subtest object `t.test` hands to its callback. */
+type TestContext = Parameters<Parameters<typeof t.test>[0]>[0];
 type Signals = Pick<RequestFacts, 'cookieLanguage' | 'acceptLanguage'>;
 /** raw path, query, detection signals, expected decision (see describe()). */
 type Row = [string, string, Signals, string];
@@ -12,7 +14,7 @@ function decide(site: Site, rawPath: string, query = '', signals: Signals = {}) 
   return decideRoute({ rawPath, query, site, fallbackLocale: 'en-GB', ...signals });
 }
 
-function runTable(t: Tap.Test, site: Site, rows: Row[]) {
+function runTable(t: TestContext, site: Site, rows: Row[]) {
   for (const [rawPath, query, signals, expected] of rows) {
     const label = `${rawPath}${query}${Object.keys(signals).length ? ` ${JSON.stringify(signals)}` : ''}`;
     t.equal(describe(decide(site, rawPath, query, signals)), expected, label);

@@ -3,7 +3,12 @@ import type { RouteDecision } from './decision.ts';
 
 /** Test helpers only: the two domain kinds of contract §3, and a one-line view of a decision. */
 
-export const STRATEGIES: readonly LocaleStrategy[] = ['prefix', 'prefix_except_default', 'prefix_and_default', 'no_prefix'];
+export const STRATEGIES: readonly LocaleStrategy[] = [
+  'prefix',
+  'prefix_except_default',
+  'prefix_and_default',
+  'no_prefix',
+];
 
 export function makeSite(overrides: Partial<Site> = {}): Site {
   const host = overrides.host ?? 'www.halden.ch';

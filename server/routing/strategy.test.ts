@@ -44,7 +44,8 @@ t.test('where a not-allowed language is sent: the default language in its place'
     ['prefix_except_default', ''],
     ['no_prefix', ''],
   ];
-  for (const [strategy, prefix] of rows) t.equal(defaultLanguagePrefix(multilingualSite({ strategy })), prefix, strategy);
+  for (const [strategy, prefix] of rows)
+    t.equal(defaultLanguagePrefix(multilingualSite({ strategy })), prefix, strategy);
 });
 
 t.test('first segment to locale', async (t) => {

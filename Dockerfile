@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Vitrine: Fastify + React SSR storefront. Two stages: build everything, then run with production
+# dependencies only (docs/decisions/0004-docker-runtime-stage.md). test/docker.test.ts reproduces
+# the runtime stage outside Docker: keep its COPY, ENV and CMD lines in the simple forms it parses.
+
+# ---- build: dev dependencies, Vite client build (manifest + .br/.gz twins), server bundle ----
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# ---- runtime: production dependencies, the build output and the data the server reads ----
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+ENV HOST=0.0.0.0
+ENV PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Everything below is read relative to the working directory (contract section 2): the server
+# bundle, the browser build (its .vite/manifest.json is read at start-up), the storefronts, the
+# embedded content store, the message catalogues and the demo images. Owned by root, read-only to
+# the `node` user.
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/client ./dist/client
+COPY --from=build /app/config ./config
+COPY --from=build /app/content ./content
+COPY --from=build /app/locales ./locales
+COPY --from=build /app/public ./public
+USER node
+EXPOSE 3000
+# Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthcheck',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/server/main.js"]

@@ -1,0 +1,48 @@
+import closeWithGrace from 'close-with-grace';
+import { buildServer } from './app.ts';
+import { readEnv } from './config/env.ts';
+import { createUpstreamContentService } from './content/upstream.ts';
+import { ConfigError } from './errors.ts';
+
+/** How long in-flight requests get to finish after SIGTERM/SIGINT before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const dev = env.NODE_ENV === 'development';
+  const content = env.CONTENT_SERVICE_URL
+    ? createUpstreamContentService({
+        contentServiceUrl: env.CONTENT_SERVICE_URL,
+        appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
+        cacheTtlMs: 60_000,
+        staleMs: 10 * 60_000,
+        maxEntries: 20_000,
+      })
+    : undefined;
+  const app = await buildServer({
+    sites: env.SITES_CONFIG,
+    contentDir: env.CONTENT_DIR,
+    ...(content ? { content } : {}),
+    forceHost: env.FORCE_HOST || undefined,
+    dev,
+    revalidateToken: env.REVALIDATE_TOKEN,
+    trustProxy: env.TRUST_PROXY,
+    logger: dev ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } } : { level: 'info' },
+  });
+  app.addHook('onClose', async () => content?.close());
+
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'Shutting down after an error');
+    else app.log.info({ signal }, 'Shutting down');
+    await app.close();
+  });
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+}
+
+main().catch((error: unknown) => {
+  // Configuration problems are the operator's to fix: say what and where, without a stack.
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,355 @@
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+
+/**
+ * No Docker engine runs where the tests run, so this reproduces the Dockerfile's runtime stage
+ * outside Docker: the same COPY lines into an empty folder, the same production install, the same
+ * ENV and CMD. A file the server reads at run time but the image does not copy fails here.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const UK = 'www.halden.co.uk';
+const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
+const run = promisify(execFile);
+
+interface Copy {
+  from: string | undefined;
+  sources: string[];
+  dest: string;
+}
+
+interface Stage {
+  name: string | undefined;
+  workdir: string;
+  env: Record<string, string>;
+  copies: Copy[];
+  runs: string[];
+  cmd: string[] | undefined;
+  healthcheck: string[] | undefined;
+  user: string | undefined;
+  expose: string[];
+}
+
+/** Instructions with continuations joined and comment lines dropped, as Docker reads them. */
+function instructions(text: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') || (line === '' && pending === '')) continue;
+    if (line.endsWith('\\')) {
+      pending += `${line.slice(0, -1)} `;
+      continue;
+    }
+    if (pending + line !== '') out.push(pending + line);
+    pending = '';
+  }
+  if (pending) out.push(pending.trim());
+  return out;
+}
+
+function execForm(value: string, what: string): string[] {
+  const parsed: unknown = JSON.parse(value);
+  if (!Array.isArray(parsed) || !parsed.every((part) => typeof part === 'string')) {
+    throw new Error(`${what} is not an exec-form array of strings: ${value}`);
+  }
+  return parsed;
+}
+
+function parseStages(text: string): Stage[] {
+  const stages: Stage[] = [];
+  for (const line of instructions(text)) {
+    const [keyword = '', ...rest] = line.split(/\s+/);
+    const args = line.slice(keyword.length).trim();
+    const op = keyword.toUpperCase();
+    if (op === 'FROM') {
+      const name = /\sAS\s+(\S+)$/i.exec(args)?.[1];
+      stages.push({
+        name,
+        workdir: '/',
+        env: {},
+        copies: [],
+        runs: [],
+        cmd: undefined,
+        healthcheck: undefined,
+        user: undefined,
+        expose: [],
+      });
+      continue;
+    }
+    const stage = stages.at(-1);
+    if (!stage) continue; // ARG or syntax lines before the first FROM
+    if (op === 'WORKDIR') stage.workdir = posix.resolve(stage.workdir, args);
+    else if (op === 'RUN') stage.runs.push(args);
+    else if (op === 'USER') stage.user = args;
+    else if (op === 'EXPOSE') stage.expose.push(...rest);
+    else if (op === 'CMD') stage.cmd = execForm(args, 'CMD');
+    else if (op === 'HEALTHCHECK') {
+      const cmd = /\bCMD\s+(\[.*\])$/.exec(args)?.[1];
+      if (cmd) stage.healthcheck = execForm(cmd, 'HEALTHCHECK CMD');
+    } else if (op === 'ENV') {
+      const pairs = [...args.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|\S*)/g)];
+      if (pairs.length > 0) {
+        for (const [, key = '', value = ''] of pairs)
+          stage.env[key] = value.startsWith('"') ? JSON.parse(value) : value;
+      } else {
+        const [key = '', ...value] = rest; // legacy `ENV KEY value`
+        stage.env[key] = value.join(' ');
+      }
+    } else if (op === 'COPY') {
+      const flags = rest.filter((part) => part.startsWith('--'));
+      const paths = rest.filter((part) => !part.startsWith('--'));
+      const from = flags.find((flag) => flag.startsWith('--from='))?.slice('--from='.length);
+      const dest = paths.pop();
+      if (!dest || paths.length === 0) throw new Error(`Cannot read COPY line: ${line}`);
+      stage.copies.push({ from, sources: paths, dest });
+    }
+  }
+  return stages;
+}
+
+/** True when .dockerignore keeps `path` (relative to the build context) out of the context. */
+function ignoredByDockerignore(path: string, patterns: string[]): boolean {
+  let ignored = false;
+  for (const pattern of patterns) {
+    const negate = pattern.startsWith('!');
+    const glob = posix.normalize((negate ? pattern.slice(1) : pattern).replace(/^\/+/, ''));
+    const regex = new RegExp(
+      `^${glob
+        .split('')
+        .map((c) => (c === '*' ? '[^/]*' : c === '?' ? '[^/]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+        .join('')}(/.*)?$`,
+    );
+    if (regex.test(path)) ignored = !negate;
+  }
+  return ignored;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** node:http rather than fetch: fetch may not set a Host header of our choosing. */
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', fail);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function exited(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: string | null } | 'timeout'> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((done) => {
+    const timer = setTimeout(() => done('timeout'), ms);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal });
+    });
+  });
+}
+
+/** The environment of a container: the image's ENV on top of little more than PATH and HOME. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+/** npm's environment without what tap or an outer `npm run` injects (loaders, npm_config_*). */
+function npmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key !== 'NODE_OPTIONS' && !/^(npm_|TAP)/i.test(key)),
+  );
+}
+
+const npmAvailable = !spawnSync('npm', ['--version'], { stdio: 'ignore' }).error;
+
+t.test(
+  'the Dockerfile runtime stage serves the storefront',
+  { timeout: 300_000, skip: npmAvailable ? false : 'npm is not available' },
+  async (t) => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const stages = parseStages(dockerfile);
+    const build = stages.find((stage) => stage.name === 'build');
+    const runtime = stages.at(-1);
+    if (!build || !runtime || build === runtime) throw new Error('expected a `build` stage and a later runtime stage');
+
+    // The shape the brief and contract section 2 ask of the image.
+    t.equal(runtime.env.NODE_ENV, 'production', 'runtime NODE_ENV');
+    t.equal(runtime.env.HOST, '0.0.0.0', 'runtime HOST');
+    t.equal(runtime.env.PORT, '3000', 'runtime PORT');
+    t.equal(runtime.user, 'node', 'runs as the non-root node user');
+    t.ok(runtime.expose.includes('3000'), 'EXPOSE 3000');
+    t.ok(
+      runtime.runs.some((cmd) => /\bnpm ci\b.*--omit=dev/.test(cmd)),
+      'production dependencies only',
+    );
+    t.ok(runtime.cmd, 'CMD is in exec form');
+    t.ok(runtime.healthcheck, 'HEALTHCHECK CMD is in exec form');
+    const cmd = runtime.cmd ?? [];
+    const healthcheck = runtime.healthcheck ?? [];
+    t.equal(healthcheck[0], 'node', 'the health check uses node (no curl in slim images)');
+    t.match(healthcheck.join(' '), /127\.0\.0\.1.*\/healthcheck/, 'the health check asks /healthcheck');
+
+    // Every COPY source exists in the build context (or, from the build stage, in the build output).
+    const copies = runtime.copies.map(({ from, sources, dest }) => {
+      if (from !== undefined && from !== 'build') throw new Error(`COPY --from=${from} is not reproduced`);
+      const relativeSources = sources.map((src) =>
+        from === 'build' ? posix.relative(build.workdir, posix.resolve(build.workdir, src)) : posix.normalize(src),
+      );
+      for (const src of relativeSources) {
+        t.notOk(src.startsWith('..'), `${src} lies inside the build context`);
+        const producedByBuild = from === 'build' && /^dist(\/|$)/.test(src);
+        if (!producedByBuild) t.notOk(ignoredByDockerignore(src, dockerignore), `${src} is not in .dockerignore`);
+      }
+      return {
+        from,
+        sources: relativeSources,
+        dest: posix.resolve(runtime.workdir, dest),
+        destIsDir: dest.endsWith('/'),
+      };
+    });
+
+    // A build like the build stage's, when there is none.
+    const outputs = ['dist/server/main.js', 'dist/client/.vite/manifest.json'];
+    if (!outputs.every((file) => existsSync(join(ROOT, file)))) {
+      t.comment('no build found: npm run build');
+      await run('npm', ['run', 'build'], { cwd: ROOT, timeout: 240_000, maxBuffer: 64 * 1024 * 1024, env: npmEnv() });
+    }
+
+    const dir = await mkdtemp(join(tmpdir(), 'vitrine-docker-'));
+    let child: ChildProcess | undefined;
+    t.teardown(async () => {
+      if (child && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited(child, 5_000);
+      }
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    // The image's filesystem: the runtime WORKDIR becomes `dir`.
+    const inImage = (path: string) => join(dir, posix.relative(runtime.workdir, path));
+    for (const copy of copies) {
+      for (const src of copy.sources) {
+        const from = join(ROOT, src);
+        const multiple = copy.sources.length > 1 || copy.destIsDir;
+        const to =
+          multiple && !statSync(from).isDirectory()
+            ? join(inImage(copy.dest), posix.basename(src))
+            : inImage(copy.dest);
+        await mkdir(dirname(to), { recursive: true });
+        await cp(from, to, { recursive: true });
+      }
+    }
+    t.ok(existsSync(join(dir, 'package-lock.json')), 'package-lock.json is copied before npm ci');
+
+    const started = Date.now();
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: dir,
+      timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: npmEnv(),
+    });
+    t.comment(`npm ci --omit=dev: ${Date.now() - started} ms`);
+    t.notOk(existsSync(join(dir, 'node_modules', 'vite')), 'dev dependencies are not installed');
+
+    const port = await freePort();
+    const env = { ...runtime.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) };
+    let output = '';
+    const [command = 'node', ...args] = cmd;
+    child = spawn(command === 'node' ? process.execPath : command, args, {
+      cwd: dir,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const tail = () => output.split('\n').slice(-30).join('\n');
+
+    // Ready within 30 s.
+    let health: Reply | undefined;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && child.exitCode === null) {
+      health = await get(port, '/healthcheck').catch(() => undefined);
+      if (health?.status === 200) break;
+      await delay(250);
+    }
+    t.equal(health?.status, 200, 'GET /healthcheck answers 200 within 30 s', { output: tail() });
+    if (health?.status !== 200) return;
+    t.same(JSON.parse(health.body), { status: 'ok' }, '/healthcheck body');
+
+    // The image's own health check, run against this server.
+    const [checkCommand = 'node', ...checkArgs] = healthcheck;
+    const check = spawnSync(checkCommand === 'node' ? process.execPath : checkCommand, checkArgs, {
+      cwd: dir,
+      env: cleanEnv(env),
+      timeout: 10_000,
+    });
+    t.equal(check.status, 0, 'the HEALTHCHECK command succeeds', { stderr: check.stderr?.toString() });
+
+    const home = await get(port, '/', { host: UK });
+    t.equal(home.status, 200, `GET / (${UK})`, { output: tail() });
+    t.match(home.headers['content-type'], /^text\/html/, 'home is HTML');
+    t.ok(home.body.includes('<html lang="en-GB"'), 'home is the en-GB storefront');
+
+    const product = await get(port, PRODUCT, { host: UK });
+    t.equal(product.status, 200, `GET ${PRODUCT} (${UK})`, { output: tail() });
+    t.ok(product.body.includes('<html lang="en-GB"'), 'product page is en-GB');
+
+    const stylesheet =
+      /href="(\/assets\/[^"]+\.css)"/.exec(product.body)?.[1] ?? /href="(\/assets\/[^"]+\.css)"/.exec(home.body)?.[1];
+    t.ok(stylesheet, 'the page links a built stylesheet');
+    if (stylesheet) {
+      const asset = await get(port, stylesheet, { host: UK });
+      t.equal(asset.status, 200, `GET ${stylesheet}`);
+      t.match(asset.headers['content-type'], /^text\/css/, 'stylesheet content type');
+    }
+
+    // Graceful shutdown: SIGTERM (what `docker stop` sends) ends the process with 0 within 15 s.
+    const stopping = Date.now();
+    child.kill('SIGTERM');
+    const result = await exited(child, 15_000);
+    t.same(result, { code: 0, signal: null }, 'SIGTERM exits with code 0 within 15 s', { output: tail() });
+    t.comment(`shutdown: ${Date.now() - stopping} ms`);
+  },
+);
