@@ -28,5 +28,5 @@ export function languageCookie(site: Site, language: string, cookieName: string)
  * else, so a returning visitor's response carries no Set-Cookie and stays cacheable.
  */
 export function shouldSetLanguageCookie(site: Site, servedLanguage: string | null, cookieLanguage?: string): boolean {
-  return servedLanguage !== null && servedLanguage !== cookieLanguage;
+  return isMultilingual(site) && servedLanguage !== null && servedLanguage !== cookieLanguage;
 }

@@ -31,9 +31,8 @@ export function buildLocation(site: Site, target: string, opts: { external?: boo
 
 /**
  * A same-site path target (starts with `/` or `\`), normalised: backslashes are slashes to a
- * browser, so runs of either collapse into one `/` (`//evil.example` would otherwise be
- * protocol-relative); dot segments are resolved, and the collapse is repeated afterwards because
- * `/a/..//x` resolves to `//x`.
+ * browser, so runs of either collapse into one `/` before parsing (`//evil.example` would
+ * otherwise be protocol-relative), then dot segments are resolved by the URL parser.
  */
 export function buildPathLocation(target: string): string | null {
   const cleaned = asBrowserSeesIt(target);
@@ -49,7 +48,9 @@ export function buildPathLocation(target: string): string | null {
   }
   if (url.origin !== PLACEHOLDER_ORIGIN) return null;
   // URL percent-encodes spaces, quotes and non-ASCII, so the header value is always legal.
-  return collapseSlashes(url.pathname) + url.search + url.hash;
+  const location = url.pathname + url.search + url.hash;
+  // The door's promise, checked rather than assumed: exactly one leading slash.
+  return location.startsWith('/') && !location.startsWith('//') ? location : null;
 }
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
