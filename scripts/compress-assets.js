@@ -8,6 +8,9 @@ const dir = process.argv[2] ?? 'dist/client';
 for (const name of readdirSync(dir)) {
   if (!/\.(js|css|svg|json)$/.test(name)) continue;
   const body = readFileSync(join(dir, name));
-  writeFileSync(join(dir, `${name}.br`), brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(
+    join(dir, `${name}.br`),
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }));
 }

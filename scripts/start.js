@@ -4,7 +4,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['server', 'client', 'islands', 'common', 'sdk', 'vite.config.ts', 'vite.server.config.ts', 'package.json'];
+const SOURCES = [
+  'server',
+  'client',
+  'islands',
+  'common',
+  'sdk',
+  'vite.config.ts',
+  'vite.server.config.ts',
+  'package.json',
+];
 const OUTPUTS = ['dist/server/main.js', 'dist/client/.vite/manifest.json'];
 
 function newest(path) {

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
     trustProxy: env.TRUST_PROXY,
-    logger: dev ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } } : { level: 'info' },
+    logger: dev
+      ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+      : { level: 'info' },
   });
   app.addHook('onClose', async () => content?.close());
 

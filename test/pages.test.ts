@@ -247,3 +247,20 @@ t.test('over a real socket: compressed HTML with security headers', async (t) =>
   t.equal(res.headers.get('x-content-type-options'), 'nosniff');
   t.match(await res.text(), '</html>');
 });
+
+t.test('{path}/_payload.json is the assembled page as JSON, under the same URL rules', async (t) => {
+  const res = await get(HOSTS.uk, `${DISHWASHER_UK}/_payload.json`);
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /application\/json/);
+  const body = res.json();
+  t.equal(body.page.uuid, '4711');
+  t.equal(body.footnotes[0].anchor, 'fn-rrp');
+  t.equal(body.breadcrumbs.at(-1).label, 'AquaSense 60 dishwasher');
+  t.equal(body.head.canonical, `https://www.halden.co.uk${DISHWASHER_UK}`);
+  const moved = await get(HOSTS.uk, '/cs/wrong-4711/_payload.json?x=1');
+  t.equal(moved.statusCode, 301);
+  t.equal(moved.headers.location, `${DISHWASHER_UK}/_payload.json?x=1`);
+  t.equal((await get(HOSTS.uk, '/cs/nope-999/_payload.json')).json().error, 'Page 999 not found');
+  const home = await get(HOSTS.uk, '/?/_payload.json');
+  t.match(home.headers['content-type'], /text\/html/, 'a payload path in the query is the normal page');
+});

@@ -31,9 +31,25 @@ const HOME_PAGE_ID = '125';
 const PUBLIC_CACHE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600';
 const PRIVATE = 'private, no-store';
 
-function splitUrl(url: string): { rawPath: string; query: string } {
+/** `{path}/_payload.json` is the page at `{path}` as JSON (issue 5), under the same URL rules. */
+const PAYLOAD_SUFFIX = '/_payload.json';
+
+function splitUrl(url: string): { rawPath: string; query: string; payload: boolean } {
   const q = url.indexOf('?');
-  return q === -1 ? { rawPath: url, query: '' } : { rawPath: url.slice(0, q), query: url.slice(q) };
+  let rawPath = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? '' : url.slice(q);
+  // Only the path decides: `/?/_payload.json` is the home page, not its payload (security case 4).
+  const payload = rawPath.endsWith(PAYLOAD_SUFFIX);
+  if (payload) rawPath = rawPath.slice(0, -PAYLOAD_SUFFIX.length) || '/';
+  return { rawPath, query, payload };
+}
+
+/** A redirect of a payload request points at the payload of the target page. */
+function payloadLocation(location: string, payload: boolean): string {
+  if (!payload) return location;
+  const q = location.indexOf('?');
+  const path = q === -1 ? location : location.slice(0, q);
+  return `${path === '/' ? '' : path}${PAYLOAD_SUFFIX}${q === -1 ? '' : location.slice(q)}`;
 }
 
 export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
@@ -41,7 +57,7 @@ export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
 
   app.get('/*', async (request, reply) => {
     const site = request.site;
-    const { rawPath, query } = splitUrl(request.raw.url ?? '/');
+    const { rawPath, query, payload } = splitUrl(request.raw.url ?? '/');
     const decision = decideRoute({
       rawPath,
       query,
@@ -55,9 +71,11 @@ export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
     if (decision.kind === 'redirect') {
       reply.header('cache-control', decision.privateCache ? PRIVATE : 'public, max-age=3600');
       if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
-      return reply.redirect(decision.location, decision.status);
+      return reply.redirect(payloadLocation(decision.location, payload), decision.status);
     }
     if (decision.kind === 'error') {
+      if (payload)
+        return reply.status(decision.status).header('cache-control', 'no-store').send({ error: decision.message });
       return sendError(reply, deps, {
         status: decision.status,
         message: decision.message,
@@ -65,7 +83,7 @@ export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
         locale: site.defaultLocale,
       });
     }
-    return renderPage(request, reply, deps, decision, rawPath, query);
+    return renderPage(request, reply, deps, decision, { rawPath, query, payload });
   });
 }
 
@@ -89,15 +107,17 @@ async function renderPage(
   reply: FastifyReply,
   deps: PageRouteDeps,
   decision: RenderDecision,
-  rawPath: string,
-  query: string,
+  { rawPath, query, payload }: { rawPath: string; query: string; payload: boolean },
 ): Promise<FastifyReply> {
   const { sites, content, messages, assets } = deps;
   const site = request.site;
   const { locale } = decision;
   const preview = previewHash(request);
   const uuid = pageIdOf(request, decision);
-  const fail = (status: number, message: string) => sendError(reply, deps, { status, message, path: rawPath, locale });
+  const fail = (status: number, message: string) =>
+    payload
+      ? reply.status(status).header('cache-control', 'no-store').send({ error: message })
+      : sendError(reply, deps, { status, message, path: rawPath, locale });
   if (!uuid) return fail(404, 'Page UUID is missing');
 
   try {
@@ -107,7 +127,7 @@ async function renderPage(
       const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
       if (redirect) {
         reply.header('cache-control', 'public, max-age=3600');
-        return reply.redirect(redirect.location, redirect.status);
+        return reply.redirect(payloadLocation(redirect.location, payload), redirect.status);
       }
     }
     const [{ template, type }, appConfig, t, links] = await Promise.all([
@@ -140,6 +160,24 @@ async function renderPage(
       preview: preview !== undefined,
       ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
     });
+    const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
+    const personal = preview !== undefined || setsCookie || decision.privateCache;
+    reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
+    if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
+    if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
+    if (payload) {
+      return reply.send({
+        locale,
+        page,
+        template,
+        head: model.head,
+        heading: model.heading,
+        breadcrumbs: model.breadcrumbs,
+        footnotes: model.footnotes.footnotes,
+        components: model.zones,
+      });
+    }
+
     const context = createRenderContext({
       locale,
       t,
@@ -163,16 +201,10 @@ async function renderPage(
     const stream = await streamDocument(element, (error) =>
       request.log.error({ err: error }, 'Render error after the shell'),
     );
-
-    const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
     if (setsCookie && decision.language) {
       const cookie = languageCookie(site, decision.language, sites.languageCookieName);
       reply.setCookie(cookie.name, cookie.value, cookie.options);
     }
-    const personal = preview !== undefined || setsCookie || decision.privateCache;
-    reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
-    if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
-    if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
     return reply.status(200).type('text/html; charset=utf-8').send(stream);
   } catch (error) {
     if (error instanceof ContentError) {
