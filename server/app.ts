@@ -13,6 +13,7 @@ import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
+import { HtmlCache } from './render/html-cache.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   dev?: boolean;
   logger?: FastifyServerOptions['logger'];
   revalidateToken?: string;
+  /** Set false to render every request (the rendered-HTML cache is on by default). */
+  htmlCache?: boolean;
   /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
   trustProxy?: string;
 }
@@ -85,7 +88,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   const clientDir = resolve(options.clientDir ?? 'dist/client');
   const assets = options.assets ?? loadAssetManifest(clientDir);
-  const deps = { sites, content, messages, assets, dev };
+  const htmlCache =
+    options.htmlCache === false
+      ? undefined
+      : new HtmlCache({ maxEntries: 2000, ttlMs: options.content ? 60_000 : 10 * 60_000 });
+  // Any content source that can announce changes (the embedded store) empties the page cache.
+  const invalidating = content as Partial<EmbeddedStore>;
+  if (htmlCache && typeof invalidating.onInvalidate === 'function') invalidating.onInvalidate(() => htmlCache.clear());
+  const deps = { sites, content, messages, assets, htmlCache, dev };
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {

@@ -341,6 +341,7 @@ t.test(
     t.equal(home.status, 200, `GET / (${UK})`, { output: tail() });
     t.match(home.headers['content-type'], /^text\/html/, 'home is HTML');
     t.ok(home.body.includes('<html lang="en-GB"'), 'home is the en-GB storefront');
+    t.ok(home.body.includes('Skip to main content'), 'messages come from locales/en-GB.json');
 
     const product = await get(port, PRODUCT, { host: UK });
     t.equal(product.status, 200, `GET ${PRODUCT} (${UK})`, { output: tail() });
@@ -353,6 +354,26 @@ t.test(
       const asset = await get(port, stylesheet, { host: UK });
       t.equal(asset.status, 200, `GET ${stylesheet}`);
       t.match(asset.headers['content-type'], /^text\/css/, 'stylesheet content type');
+    }
+
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(home.body)?.[1];
+    t.ok(script, 'the page loads a built script');
+    if (script) {
+      const compressed = await get(port, script, { host: UK, 'accept-encoding': 'br' });
+      t.equal(compressed.status, 200, `GET ${script}`);
+      t.equal(compressed.headers['content-encoding'], 'br', 'the brotli twin from the build is served');
+    }
+
+    // Demo images: every one the page uses that exists in public/ is served. (Ones the content
+    // names but public/ lacks are a content matter, not the image's: listed, not failed.)
+    const images = [...new Set([...home.body.matchAll(/"(\/images\/[\w.-]+)"/g)].map((match) => match[1] ?? ''))];
+    const present = images.filter((url) => existsSync(join(ROOT, 'public', url)));
+    const absent = images.filter((url) => !present.includes(url));
+    if (absent.length > 0) t.comment(`images the page names but public/ lacks: ${absent.join(', ')}`);
+    t.ok(present.length > 0, 'the page uses at least one image from public/');
+    for (const url of present) {
+      const image = await get(port, url, { host: UK });
+      t.equal(image.status, 200, `GET ${url}`);
     }
 
     // Graceful shutdown: SIGTERM (what `docker stop` sends) ends the process with 0 within 15 s.

@@ -26,7 +26,8 @@ export type Env = Static<typeof EnvSchema>;
 /** Reads and validates the environment; a bad value names the variable and what was expected. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   try {
-    return envSchema<Env>({ schema: EnvSchema, data: source, dotenv: false });
+    // env: false — read `source` only; env-schema would otherwise merge process.env underneath it.
+    return envSchema<Env>({ schema: EnvSchema, data: source, env: false, dotenv: false });
   } catch (error) {
     throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
   }

@@ -34,7 +34,8 @@ const SiteSchema = Type.Object({
   defaultLocale: Type.String({ minLength: 1 }),
   url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   strategy: Type.Optional(Strategy),
-  routeRules: Type.Optional(Type.Record(Type.String({ pattern: '^/' }), RouteRule)),
+  // Keys are checked in parseSitesConfig (a key pattern alone does not refuse other keys).
+  routeRules: Type.Optional(Type.Record(Type.String(), RouteRule)),
   crossOrigin: Type.Optional(Type.Boolean()),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
 });
@@ -67,11 +68,23 @@ export function loadSitesConfig(file: string): LoadedSites {
   return parseSitesConfig(raw, file);
 }
 
+/** `/sites/0/routeRules/~1de~1x` (a JSON pointer) → `sites.0.routeRules["/de/x"]`. */
+function keyPath(pointer: string): string {
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return (
+    parts
+      .map((part, i) => (/^[A-Za-z0-9_$]+$/.test(part) ? `${i ? '.' : ''}${part}` : `[${JSON.stringify(part)}]`))
+      .join('') || '(root)'
+  );
+}
+
 export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
   const first = Value.Errors(SitesConfigSchema, raw).First();
   if (first) {
-    const key = first.path.replace(/^\//, '').replaceAll('/', '.') || '(root)';
-    throw new ConfigError(`${file}: ${key}: ${first.message} (got ${JSON.stringify(first.value)})`);
+    throw new ConfigError(`${file}: ${keyPath(first.path)}: ${first.message} (got ${JSON.stringify(first.value)})`);
   }
   const input = raw as RawSitesConfig;
   const warnings: string[] = [];
@@ -87,11 +100,20 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
         `${where}.defaultLocale: ${site.defaultLocale} is not one of locales (${site.locales.join(', ')})`,
       );
     }
+    for (const path of Object.keys(site.routeRules ?? {})) {
+      if (!path.startsWith('/')) {
+        throw new ConfigError(
+          `${where}.routeRules: key ${JSON.stringify(path)} is not a path: expected it to start with "/"`,
+        );
+      }
+    }
     const host = site.host.toLowerCase();
     const aliases = (site.aliases ?? []).map((a) => a.toLowerCase());
-    for (const name of [host, ...aliases]) {
+    const names: [string, string][] = [['host', host], ...aliases.map((a, j): [string, string] => [`aliases.${j}`, a])];
+    for (const [key, name] of names) {
       const owner = seenHosts.get(name);
-      if (owner) throw new ConfigError(`${where}: host ${name} is already used by ${owner}`);
+      if (owner)
+        throw new ConfigError(`${where}.${key}: ${name} is already used by ${owner}: expected a unique host name`);
       seenHosts.set(name, host);
     }
     const multilingual = site.locales.length > 1;

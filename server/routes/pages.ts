@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createElement } from 'react';
+import Negotiator from 'negotiator';
+import { createElement, type ReactElement } from 'react';
 import { PageDocument } from '../../client/document.tsx';
 import type { MessageCatalog } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
+import type { PageModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
+import type { PageEntry, TemplateEntry } from '../../common/content.ts';
 import type { SitesConfig } from '../../common/site.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import type { AssetManifest } from '../render/assets.ts';
 import { createRenderContext } from '../render/context.ts';
 import { sendError } from '../render/error-page.ts';
+import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
 import { loadTemplate, pageLinks } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
@@ -23,6 +27,8 @@ export interface PageRouteDeps {
   content: ContentService;
   messages: MessageCatalog;
   assets: AssetManifest;
+  /** Rendered published pages; absent to render every request (tests of rendering itself). */
+  htmlCache?: HtmlCache;
   dev: boolean;
 }
 
@@ -102,6 +108,84 @@ function pageIdOf(request: FastifyRequest, decision: RenderDecision): string | n
   return decision.contentUrl && /^\d{1,10}$/.test(decision.contentUrl) ? decision.contentUrl : HOME_PAGE_ID;
 }
 
+type Outcome =
+  | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'page'; model: PageModel; element: ReactElement; page: PageEntry; template: TemplateEntry | null };
+
+/** Loads and assembles one page: everything up to, not including, turning it into bytes. */
+async function buildPage(
+  request: FastifyRequest,
+  deps: PageRouteDeps,
+  decision: RenderDecision,
+  { rawPath, query }: { rawPath: string; query: string },
+  preview: string | undefined,
+): Promise<Outcome> {
+  const { sites, content, messages, assets } = deps;
+  const site = request.site;
+  const { locale } = decision;
+  const uuid = pageIdOf(request, decision);
+  if (!uuid) return { kind: 'error', status: 404, message: 'Page UUID is missing' };
+
+  const page = await content.getPage(uuid, locale, preview);
+  if (!page) return { kind: 'error', status: 404, message: `Page ${uuid} not found` };
+  if (decision.route === 'content') {
+    const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
+    if (redirect) return { kind: 'redirect', location: redirect.location, status: redirect.status };
+  }
+  const [{ template, type }, appConfig, t, links] = await Promise.all([
+    loadTemplate(content, page, locale, preview, request.log),
+    content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
+      request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
+      return { globals: { dhfIsEnabled: false }, navigation: {} };
+    }),
+    messages.translator(locale),
+    pageLinks(content, sites, site, locale, uuid),
+  ]);
+  const prefix = localePrefix(site, locale);
+  const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
+  const model = assemblePage({
+    page,
+    template,
+    templateType: type,
+    appConfig,
+    locale,
+    path: decodeSafe(rawPath),
+    t,
+    siteName: sites.siteName,
+    separator: sites.titleSeparator,
+    canonicalUrl: site.url + canonicalPath,
+    alternates: links.alternates,
+    homeHref: prefix || '/',
+    linkPrefix: prefix,
+    languages: links.languages,
+    countries: links.countries,
+    preview: preview !== undefined,
+    ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
+  });
+  const context = createRenderContext({
+    locale,
+    t,
+    preview: model.preview,
+    assets,
+    footnote: (id) => model.footnotes.get(id),
+    firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
+    dev: deps.dev,
+  });
+  const element = createElement(
+    Render.Provider,
+    { value: context },
+    createElement(PageDocument, {
+      model,
+      assets: assets.documentAssets(model.layout, model.islands),
+      onUnknown: deps.dev
+        ? (kind: string) => request.log.warn({ type: kind }, 'Unknown component type renders nothing')
+        : undefined,
+    }),
+  );
+  return { kind: 'page', model, element, page, template };
+}
+
 async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -109,113 +193,93 @@ async function renderPage(
   decision: RenderDecision,
   { rawPath, query, payload }: { rawPath: string; query: string; payload: boolean },
 ): Promise<FastifyReply> {
-  const { sites, content, messages, assets } = deps;
+  const { sites, htmlCache } = deps;
   const site = request.site;
   const { locale } = decision;
   const preview = previewHash(request);
-  const uuid = pageIdOf(request, decision);
-  const fail = (status: number, message: string) =>
-    payload
-      ? reply.status(status).header('cache-control', 'no-store').send({ error: message })
-      : sendError(reply, deps, { status, message, path: rawPath, locale });
-  if (!uuid) return fail(404, 'Page UUID is missing');
+  const onRenderError = (error: unknown) => request.log.error({ err: error }, 'Render error after the shell');
+  // Published pages go through the HTML cache; preview, the live route and payloads never do.
+  const cacheable = htmlCache !== undefined && preview === undefined && decision.route !== 'live' && !payload;
 
+  let outcome: Outcome | undefined;
+  let cached: CacheFill | undefined;
   try {
-    const page = await content.getPage(uuid, locale, preview);
-    if (!page) return fail(404, `Page ${uuid} not found`);
-    if (decision.route === 'content') {
-      const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
-      if (redirect) {
-        reply.header('cache-control', 'public, max-age=3600');
-        return reply.redirect(payloadLocation(redirect.location, payload), redirect.status);
-      }
-    }
-    const [{ template, type }, appConfig, t, links] = await Promise.all([
-      loadTemplate(content, page, locale, preview, request.log),
-      content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
-        request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
-        return { globals: { dhfIsEnabled: false }, navigation: {} };
-      }),
-      messages.translator(locale),
-      pageLinks(content, sites, site, locale, uuid),
-    ]);
-    const prefix = localePrefix(site, locale);
-    const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
-    const model = assemblePage({
-      page,
-      template,
-      templateType: type,
-      appConfig,
-      locale,
-      path: decodeSafe(rawPath),
-      t,
-      siteName: sites.siteName,
-      separator: sites.titleSeparator,
-      canonicalUrl: site.url + canonicalPath,
-      alternates: links.alternates,
-      homeHref: prefix || '/',
-      linkPrefix: prefix,
-      languages: links.languages,
-      countries: links.countries,
-      preview: preview !== undefined,
-      ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
-    });
-    const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
-    const personal = preview !== undefined || setsCookie || decision.privateCache;
-    reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
-    if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
-    if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
-    if (payload) {
-      return reply.send({
-        locale,
-        page,
-        template,
-        head: model.head,
-        heading: model.heading,
-        breadcrumbs: model.breadcrumbs,
-        footnotes: model.footnotes.footnotes,
-        components: model.zones,
+    if (cacheable) {
+      cached = await htmlCache.get(cacheKey(site.host, locale, rawPath), async () => {
+        outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
+        if (outcome.kind !== 'page') return undefined;
+        return new RenderedPage(await collect(await streamDocument(outcome.element, onRenderError)));
       });
+      // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
+      if (!cached && !outcome) outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
+    } else {
+      outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
     }
-
-    const context = createRenderContext({
-      locale,
-      t,
-      preview: model.preview,
-      assets,
-      footnote: (id) => model.footnotes.get(id),
-      firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
-      dev: deps.dev,
-    });
-    const element = createElement(
-      Render.Provider,
-      { value: context },
-      createElement(PageDocument, {
-        model,
-        assets: assets.documentAssets(model.layout, model.islands),
-        onUnknown: deps.dev
-          ? (type: string) => request.log.warn({ type }, 'Unknown component type renders nothing')
-          : undefined,
-      }),
-    );
-    const stream = await streamDocument(element, (error) =>
-      request.log.error({ err: error }, 'Render error after the shell'),
-    );
-    if (setsCookie && decision.language) {
-      const cookie = languageCookie(site, decision.language, sites.languageCookieName);
-      reply.setCookie(cookie.name, cookie.value, cookie.options);
-    }
-    return reply.status(200).type('text/html; charset=utf-8').send(stream);
   } catch (error) {
-    if (error instanceof ContentError) {
-      request.log.error({ err: error, where: error.where, code: error.code }, error.message);
-      return fail(
-        error.code === 'CONTENT_UPSTREAM' ? 503 : 500,
-        error.code === 'CONTENT_UPSTREAM' ? 'Service Unavailable' : 'Internal Server Error',
-      );
-    }
-    throw error;
+    if (!(error instanceof ContentError)) throw error;
+    request.log.error({ err: error, where: error.where, code: error.code }, error.message);
+    const upstream = error.code === 'CONTENT_UPSTREAM';
+    outcome = {
+      kind: 'error',
+      status: upstream ? 503 : 500,
+      message: upstream ? 'Service Unavailable' : 'Internal Server Error',
+    };
   }
+
+  if (outcome?.kind === 'redirect') {
+    reply.header('cache-control', 'public, max-age=3600');
+    return reply.redirect(payloadLocation(outcome.location, payload), outcome.status);
+  }
+  if (outcome?.kind === 'error') {
+    if (payload)
+      return reply.status(outcome.status).header('cache-control', 'no-store').send({ error: outcome.message });
+    return sendError(reply, deps, { status: outcome.status, message: outcome.message, path: rawPath, locale });
+  }
+
+  const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
+  if (setsCookie && decision.language) {
+    const cookie = languageCookie(site, decision.language, sites.languageCookieName);
+    reply.setCookie(cookie.name, cookie.value, cookie.options);
+  }
+  const personal = preview !== undefined || setsCookie || decision.privateCache;
+  reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
+  if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
+  if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
+
+  if (payload && outcome?.kind === 'page') {
+    const { model } = outcome;
+    return reply.send({
+      locale,
+      page: outcome.page,
+      template: outcome.template,
+      head: model.head,
+      heading: model.heading,
+      breadcrumbs: model.breadcrumbs,
+      footnotes: model.footnotes.footnotes,
+      components: model.zones,
+    });
+  }
+  reply.status(200).type('text/html; charset=utf-8');
+  if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
+  if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
+  return reply.send(await streamDocument(outcome.element, onRenderError));
+}
+
+/** A cached page: 304 on a matching ETag, else the body in the best encoding the client accepts. */
+async function sendRendered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rendered: RenderedPage,
+): Promise<FastifyReply> {
+  reply.header('etag', rendered.etag);
+  reply.header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  if (request.headers['if-none-match'] === rendered.etag) return reply.status(304).send();
+  const encoding = new Negotiator(request.raw).encoding(['br', 'gzip', 'identity']);
+  if (encoding === 'br' || encoding === 'gzip') {
+    reply.header('content-encoding', encoding);
+    return reply.send(await rendered.encoded(encoding));
+  }
+  return reply.send(rendered.body);
 }
 
 function decodeSafe(path: string): string {

@@ -1,0 +1,75 @@
+import t from 'tap';
+import { ConfigError } from '../errors.ts';
+import { readEnv } from './env.ts';
+
+t.test('an empty environment gets the defaults of the contract', async (t) => {
+  const env = readEnv({});
+  t.equal(env.PORT, 3000);
+  t.equal(env.HOST, '127.0.0.1');
+  t.equal(env.SITES_CONFIG, 'config/sites.json');
+  t.equal(env.CONTENT_DIR, 'content');
+  t.equal(env.NODE_ENV, 'development');
+  t.equal(env.FORCE_HOST, undefined);
+});
+
+t.test('given values are used, PORT as a number', async (t) => {
+  const env = readEnv({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    SITES_CONFIG: '/etc/vitrine/sites.json',
+    CONTENT_DIR: '/srv/content',
+    FORCE_HOST: 'www.halden.de',
+    NODE_ENV: 'production',
+  });
+  t.same(
+    { ...env },
+    {
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      SITES_CONFIG: '/etc/vitrine/sites.json',
+      CONTENT_DIR: '/srv/content',
+      FORCE_HOST: 'www.halden.de',
+      NODE_ENV: 'production',
+    },
+  );
+  t.equal(readEnv({ NODE_ENV: 'test' }).NODE_ENV, 'test');
+  t.equal(readEnv({ PORT: '0' }).PORT, 0, 'port 0 (any free port) is allowed');
+});
+
+t.test('only the given source is read, not the process environment underneath', async (t) => {
+  const saved = process.env.PORT;
+  process.env.PORT = '4242';
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.PORT;
+    else process.env.PORT = saved;
+  });
+  t.equal(readEnv({}).PORT, 3000);
+});
+
+t.test('a bad value stops the start with an error naming the variable', async (t) => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['PORT that is not a number', { PORT: 'abc' }, 'PORT'],
+    ['PORT above 65535', { PORT: '70000' }, 'PORT'],
+    ['negative PORT', { PORT: '-1' }, 'PORT'],
+    ['fractional PORT', { PORT: '3000.5' }, 'PORT'],
+    ['empty PORT', { PORT: '' }, 'PORT'],
+    ['unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+    ['NODE_ENV in upper case', { NODE_ENV: 'PRODUCTION' }, 'NODE_ENV'],
+    ['empty HOST', { HOST: '' }, 'HOST'],
+    ['content service that is not http(s)', { CONTENT_SERVICE_URL: 'file:///etc' }, 'CONTENT_SERVICE_URL'],
+  ];
+  for (const [label, source, variable] of cases) {
+    t.throws(() => readEnv(source), ConfigError, `${label}: a ConfigError`);
+    t.throws(() => readEnv(source), { message: new RegExp(`\\b${variable}\\b`) }, `${label}: names ${variable}`);
+  }
+});
+
+t.test('an empty FORCE_HOST is accepted (it counts as unset later)', async (t) => {
+  t.doesNotThrow(() => readEnv({ FORCE_HOST: '' }));
+});
+
+t.test('reading the environment does not change it', async (t) => {
+  const source = { PORT: '8080', UNRELATED: 'keep me' };
+  readEnv(source);
+  t.same(source, { PORT: '8080', UNRELATED: 'keep me' });
+});

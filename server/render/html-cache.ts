@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** One rendered published page: the body once, its ETag, and each encoding compressed at most once. */
+export class RenderedPage {
+  readonly body: Buffer;
+  readonly etag: string;
+  #encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
+
+  constructor(body: Buffer) {
+    this.body = body;
+    this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  }
+
+  /** Cached pages are compressed once per encoding, at a high level, instead of on every request. */
+  encoded(encoding: 'br' | 'gzip'): Promise<Buffer> {
+    let pending = this.#encoded.get(encoding);
+    if (!pending) {
+      pending =
+        encoding === 'br'
+          ? brotli(this.body, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length },
+            })
+          : gzipAsync(this.body, { level: 9 });
+      this.#encoded.set(encoding, pending);
+    }
+    return pending;
+  }
+}
+
+/** What a cache fill produced: a page to keep, a redirect to keep, or nothing cacheable (errors). */
+export type CacheFill = RenderedPage | { redirect: string; status: 301 | 302 | 307 | 308 };
+
+export interface HtmlCacheOptions {
+  maxEntries: number;
+  /** Fresh for this long; then served stale while one request re-renders it. */
+  ttlMs: number;
+}
+
+/**
+ * Rendered-HTML cache for published pages (issue 10): keyed by storefront, locale and path only
+ * (never by request headers), with request coalescing (concurrent misses render once) and
+ * stale-while-revalidate. Preview, errors and the live route never reach it.
+ */
+export class HtmlCache {
+  #cache: LRUCache<string, CacheFill, () => Promise<CacheFill | undefined>>;
+
+  constructor({ maxEntries, ttlMs }: HtmlCacheOptions) {
+    this.#cache = new LRUCache({
+      max: maxEntries,
+      ttl: ttlMs,
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      allowStaleOnFetchRejection: true,
+      fetchMethod: (_key, _stale, { context }) => context(),
+    });
+  }
+
+  /** The cached fill for `key`, or the result of `fill()` (shared by concurrent callers). */
+  get(key: string, fill: () => Promise<CacheFill | undefined>): Promise<CacheFill | undefined> {
+    return this.#cache.fetch(key, { context: fill });
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  get size(): number {
+    return this.#cache.size;
+  }
+}
+
+/** Collects a rendered stream into one buffer (a cached page is sent whole, with an ETag). */
+export async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+export function cacheKey(host: string, locale: string, path: string): string {
+  return `${host}\u0000${locale}\u0000${path}`;
+}

@@ -1,0 +1,87 @@
+import t from 'tap';
+import { createEmbeddedStore } from '../server/content/store.ts';
+import { demoServer, HOSTS } from './helpers.ts';
+
+/** Issue 10: published pages render once, are revalidated by ETag, and follow content changes. */
+const PATH = '/cs/kitchen/aquasense-60-dishwasher-4711';
+
+async function countingServer() {
+  const store = createEmbeddedStore({ dir: 'content' });
+  let templateReads = 0;
+  const content = {
+    ...store,
+    getEntry: ((...args: Parameters<typeof store.getEntry>) => {
+      templateReads++;
+      return store.getEntry(...args);
+    }) as typeof store.getEntry,
+  };
+  const app = await demoServer({ content });
+  return { app, store, reads: () => templateReads };
+}
+
+t.test('concurrent misses for one page render it once; later hits render nothing', async (t) => {
+  const { app, reads } = await countingServer();
+  t.teardown(() => app.close());
+  const responses = await Promise.all(
+    Array.from({ length: 8 }, () => app.inject({ url: PATH, headers: { host: HOSTS.uk } })),
+  );
+  t.same(
+    responses.map((r) => r.statusCode),
+    Array(8).fill(200),
+  );
+  t.equal(reads(), 1, 'one render for eight concurrent requests');
+  await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(reads(), 1, 'a later request is served from the cache');
+  t.equal(new Set(responses.map((r) => r.body)).size, 1, 'everyone got the same page');
+});
+
+t.test('a matching ETag gets 304; the cached body is precompressed per encoding', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const first = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  const etag = first.headers.etag as string;
+  t.match(etag, /^"[\w-]+"$/);
+  t.match(first.headers.vary, /Accept-Encoding/);
+  const again = await app.inject({ url: PATH, headers: { host: HOSTS.uk, 'if-none-match': etag } });
+  t.equal(again.statusCode, 304);
+  t.equal(again.body, '');
+  const br = await app.inject({ url: PATH, headers: { host: HOSTS.uk, 'accept-encoding': 'br, gzip' } });
+  t.equal(br.headers['content-encoding'], 'br');
+  const gz = await app.inject({ url: PATH, headers: { host: HOSTS.uk, 'accept-encoding': 'gzip' } });
+  t.equal(gz.headers['content-encoding'], 'gzip');
+  t.ok(br.rawPayload.length < first.rawPayload.length / 3, 'compressed well');
+});
+
+t.test('the cache follows content changes and never holds preview or error responses', async (t) => {
+  const { app, store, reads } = await countingServer();
+  t.teardown(() => app.close());
+  await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  store.invalidate();
+  await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(reads(), 2, 'invalidation makes the next request render again');
+  const before = reads();
+  await app.inject({ url: `${PATH}?live_preview=abc`, headers: { host: HOSTS.uk } });
+  await app.inject({ url: `${PATH}?live_preview=abc`, headers: { host: HOSTS.uk } });
+  t.equal(reads(), before + 2, 'preview renders every time');
+  const missing = await app.inject({ url: '/cs/nope-999', headers: { host: HOSTS.uk } });
+  t.equal(missing.statusCode, 404);
+  t.equal(missing.headers.etag, undefined);
+});
+
+t.test('unkeyed headers on a first request do not change what a later clean request gets', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const poisoned = await app.inject({
+    url: PATH,
+    headers: {
+      host: HOSTS.uk,
+      'x-forwarded-host': 'evil.example',
+      'x-original-url': '/admin',
+      'x-rewrite-url': '/admin',
+      accept: 'text/evil',
+    },
+  });
+  t.notMatch(poisoned.body, 'evil.example');
+  const clean = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(clean.body, poisoned.body);
+});
