@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMiddie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
@@ -47,6 +49,8 @@ export interface ServerOptions {
   dev?: boolean;
   logger?: FastifyServerOptions['logger'];
   revalidateToken?: string;
+  /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
+  devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Set false to render every request (the rendered-HTML cache is on by default). */
   htmlCache?: boolean;
   /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
@@ -97,13 +101,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (htmlCache && typeof invalidating.onInvalidate === 'function') invalidating.onInvalidate(() => htmlCache.clear());
   const deps = { sites, content, messages, assets, htmlCache, dev };
 
+  if (options.devMiddleware) {
+    await app.register(fastifyMiddie);
+    app.use(options.devMiddleware);
+  }
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        // Vite's client injects <style> elements for hot CSS updates; only in development.
+        styleSrc: options.devMiddleware ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'self'"],

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildServer } from './app.ts';
 import { readEnv } from './config/env.ts';
+import { loadSitesConfig } from './config/sites.ts';
 import { createUpstreamContentService } from './content/upstream.ts';
 import { ConfigError } from './errors.ts';
 
@@ -19,7 +20,14 @@ async function main(): Promise<void> {
         maxEntries: 20_000,
       })
     : undefined;
+  // `npm run dev`: Vite serves the islands with hot reload instead of the build.
+  const vite = process.argv.includes('--dev')
+    ? (await import('./dev.ts')).createDevAssets(
+        loadSitesConfig(env.SITES_CONFIG).config.sites.flatMap((s) => [s.host, ...s.aliases]),
+      )
+    : undefined;
   const app = await buildServer({
+    ...(vite ? { assets: vite.assets, devMiddleware: vite.middleware } : {}),
     sites: env.SITES_CONFIG,
     contentDir: env.CONTENT_DIR,
     ...(content ? { content } : {}),
@@ -27,11 +35,16 @@ async function main(): Promise<void> {
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
     trustProxy: env.TRUST_PROXY,
+    // bench (issue 10): HTML_CACHE=off for the uncached rows.
+    htmlCache: env.HTML_CACHE !== 'off',
     logger: dev
       ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
       : { level: 'info' },
   });
-  app.addHook('onClose', async () => content?.close());
+  app.addHook('onClose', async () => {
+    await content?.close();
+    await vite?.close();
+  });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'Shutting down after an error');
@@ -40,6 +53,7 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  await vite?.start(app.server);
 }
 
 main().catch((error: unknown) => {

@@ -194,6 +194,9 @@ function npmEnv(): NodeJS.ProcessEnv {
   );
 }
 
+// .taprc gives each file 60 s; a cold npm cache or a first build can need more. Tells the runner too.
+t.setTimeout(330_000);
+
 const npmAvailable = !spawnSync('npm', ['--version'], { stdio: 'ignore' }).error;
 
 t.test(

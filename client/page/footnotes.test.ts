@@ -15,7 +15,11 @@ const patent = (name: string, fields: Record<string, unknown> = { longText: `${n
   name,
   ...fields,
 });
-const component = (uid: string, fields: Record<string, unknown> = {}, type = 'product_feature_list'): ComponentEntry => ({
+const component = (
+  uid: string,
+  fields: Record<string, unknown> = {},
+  type = 'product_feature_list',
+): ComponentEntry => ({
   _content_type_uid: type,
   uid,
   ...fields,
@@ -95,7 +99,10 @@ t.test('content footnotes count in each of the three content areas, at any depth
     ['benefitGroups[].contents[]', { benefitGroups: [{ title: 'g', contents: [legal('X')] }] }],
     ['featuredBenefits[]', { featuredBenefits: [patent('X')] }],
     ['productFeatures[]', { productFeatures: [legal('X')] }],
-    ['nested inside a productFeatures item', { productFeatures: [{ titleText: 'Dry', notes: [{ inner: legal('X') }] }] }],
+    [
+      'nested inside a productFeatures item',
+      { productFeatures: [{ titleText: 'Dry', notes: [{ inner: legal('X') }] }] },
+    ],
     [
       'nested inside a benefit of a group',
       { benefitGroups: [{ title: 'g', contents: [{ titleText: 'b', details: { footnote: patent('X') } }] }] },

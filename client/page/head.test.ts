@@ -64,11 +64,7 @@ const head = (entry: PageEntry, path = '/de/cs/cool-fridge-box-58') =>
 
 t.test('the browser tab title prefers meta_title, then page_title, then title, then the path', async (t) => {
   const cases: [string, PageEntry, string][] = [
-    [
-      'meta_title',
-      page({ seo: { meta_title: 'Meta' }, page_title: 'Page title', title: 'Title' }),
-      'Meta | Halden',
-    ],
+    ['meta_title', page({ seo: { meta_title: 'Meta' }, page_title: 'Page title', title: 'Title' }), 'Meta | Halden'],
     ['page_title', page({ seo: { meta_title: '' }, page_title: 'Page title', title: 'Title' }), 'Page title | Halden'],
     ['title', page({ title: 'Title' }), 'Title | Halden'],
     ['path fallback', page({ title: '' }), 'Cool fridge box | Halden'],

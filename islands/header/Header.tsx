@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export interface HeaderProps {
   title: string;
@@ -10,6 +10,12 @@ export interface HeaderProps {
 }
 
 /**
+ * An island is rendered inside the whole document on the server but as its own root in the browser,
+ * so `useId` would differ between the two: the one header of a page uses a fixed id instead.
+ */
+const MENU_ID = 'site-menu';
+
+/**
  * Navigation header (issue 7). Before hydration it is a bar of plain links; once hydrated, narrow
  * screens get a menu toggle that opens and closes by mouse, touch and keyboard (Escape closes and
  * returns focus to the toggle).
@@ -19,7 +25,6 @@ export default function Header({ title, homeHref, links, currentPath, labels }: 
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
-  const menuId = useId();
 
   useEffect(() => setHydrated(true), []);
 
@@ -55,14 +60,14 @@ export default function Header({ title, homeHref, links, currentPath, labels }: 
           type="button"
           className="menu-toggle"
           aria-expanded={open}
-          aria-controls={menuId}
+          aria-controls={MENU_ID}
           hidden={!hydrated}
           onClick={() => setOpen((o) => !o)}
         >
           <span aria-hidden="true" className="menu-icon" />
           <span className="visually-hidden">{open ? labels.closeMenu : labels.openMenu}</span>
         </button>
-        <ul id={menuId} ref={menu} className="nav-links" data-open={open ? 'true' : 'false'}>
+        <ul id={MENU_ID} ref={menu} className="nav-links" data-open={open ? 'true' : 'false'}>
           {links.map((link) => (
             <li key={link.url + link.title}>
               <a href={link.url} aria-current={link.url === currentPath ? 'page' : undefined}>

@@ -19,6 +19,8 @@ const EnvSchema = Type.Object({
   APP_CONFIG_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   REVALIDATE_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TRUST_PROXY: Type.Optional(Type.String()),
+  // bench (issue 10): `off` renders every request, for the uncached benchmark rows.
+  HTML_CACHE: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -38,7 +38,12 @@ const BAD: [string, (c: RawConfig) => void, string, RegExp][] = [
   ['empty host', (c) => (c.sites[0]!.host = ''), 'sites.0.host', /length/i],
   ['bad alias', (c) => (c.sites[0]!.aliases = ['ok.localhost', 'bad alias']), 'sites.0.aliases.1', /match/i],
   ['no locales', (c) => (c.sites[1]!.locales = []), 'sites.1.locales', /length/i],
-  ['defaultLocale not in locales', (c) => (c.sites[0]!.defaultLocale = 'en-GB'), 'sites.0.defaultLocale', /not one of locales/],
+  [
+    'defaultLocale not in locales',
+    (c) => (c.sites[0]!.defaultLocale = 'en-GB'),
+    'sites.0.defaultLocale',
+    /not one of locales/,
+  ],
   [
     'the same host on two sites',
     (c) => (c.sites[1]!.host = 'WWW.HALDEN.CH'),
@@ -57,7 +62,12 @@ const BAD: [string, (c: RawConfig) => void, string, RegExp][] = [
     'sites.1.aliases.0',
     /ch\.localhost is already used by www\.halden\.ch/,
   ],
-  ['forceHost not a known host', (c) => (c.forceHost = 'www.halden.fr'), 'forceHost', /not the host or alias of any site/],
+  [
+    'forceHost not a known host',
+    (c) => (c.forceHost = 'www.halden.fr'),
+    'forceHost',
+    /not the host or alias of any site/,
+  ],
   [
     'routeRules key without a leading slash',
     (c) => (c.sites[0]!.routeRules = { 'de/cs/aktion': { redirect: '/de' } }),
@@ -187,5 +197,8 @@ t.test('a missing or unreadable file names the file', async (t) => {
     name: 'ConfigError',
     message: new RegExp(`${join(dir, 'missing.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read`),
   });
-  t.throws(() => loadSitesConfig(join(dir, 'broken.json')), { name: 'ConfigError', message: /broken\.json: cannot read/ });
+  t.throws(() => loadSitesConfig(join(dir, 'broken.json')), {
+    name: 'ConfigError',
+    message: /broken\.json: cannot read/,
+  });
 });

@@ -56,7 +56,10 @@ t.test('request values that could leave the store never become a path', async (t
 t.test('every file resolved stays below the root', async (t) => {
   const file = contentFile(ROOT, { kind: 'page', locale: 'de-CH', uuid: '1' });
   t.ok(file?.startsWith(ROOT + sep));
-  t.equal(contentFile('relative/store', { kind: 'page', locale: 'de-CH', uuid: '1' }), resolve('relative/store/de-CH/pages/1.json'));
+  t.equal(
+    contentFile('relative/store', { kind: 'page', locale: 'de-CH', uuid: '1' }),
+    resolve('relative/store/de-CH/pages/1.json'),
+  );
 });
 
 t.test('preview hashes name a folder under _drafts, or nothing', async (t) => {

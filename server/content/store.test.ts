@@ -30,7 +30,10 @@ const appConfig: ApplicationConfiguration = {
 /** What a read outside the store would return: valid content, so only the path check can stop it. */
 const SENTINEL_TITLE = 'SENTINEL outside the store';
 const sentinelPage = json(page('1', { title: SENTINEL_TITLE }));
-const sentinelConfig = json({ globals: { dhfIsEnabled: true }, navigation: { header: { title: SENTINEL_TITLE, links: [] } } });
+const sentinelConfig = json({
+  globals: { dhfIsEnabled: true },
+  navigation: { header: { title: SENTINEL_TITLE, links: [] } },
+});
 
 /** A fixture: `{root}/content` is CONTENT_DIR; sentinels lie around it where traversal would land. */
 function fixture(t: Test) {
@@ -186,7 +189,11 @@ t.test('request values cannot read outside the store', async (t) => {
     t.equal(await store.getEntry(type, uid, locale), null, label);
   }
   const config = await store.getApplicationConfiguration('www.halden.ch', '..');
-  t.not(config.navigation.header?.title, SENTINEL_TITLE, 'locale .. does not reach {root}/_applicationConfiguration.json');
+  t.not(
+    config.navigation.header?.title,
+    SENTINEL_TITLE,
+    'locale .. does not reach {root}/_applicationConfiguration.json',
+  );
   t.same(config, { globals: { dhfIsEnabled: false }, navigation: {} });
 
   // A preview hash that climbs out of _drafts lands on {root}/de-CH/pages/1.json if unchecked.

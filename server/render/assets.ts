@@ -24,7 +24,7 @@ interface ViteManifestChunk {
 type ViteManifest = Record<string, ViteManifestChunk>;
 
 /** Island name → its source entry; must match vite.config.ts ISLAND_ENTRIES. */
-const ISLAND_SOURCES: Record<string, string> = {
+export const ISLAND_SOURCES: Record<string, string> = {
   runtime: 'islands/main.ts',
   header: 'islands/header/Header.tsx',
   parallax: 'islands/parallax/Parallax.tsx',

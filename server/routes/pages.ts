@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { createElement, type ReactElement } from 'react';
 import { PageDocument } from '../../client/document.tsx';
-import type { MessageCatalog } from '../../client/i18n/messages.ts';
+import type { MessageCatalog, Translate } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
@@ -108,13 +108,13 @@ function pageIdOf(request: FastifyRequest, decision: RenderDecision): string | n
   return decision.contentUrl && /^\d{1,10}$/.test(decision.contentUrl) ? decision.contentUrl : HOME_PAGE_ID;
 }
 
-type Outcome =
+export type Outcome =
   | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
   | { kind: 'error'; status: number; message: string }
   | { kind: 'page'; model: PageModel; element: ReactElement; page: PageEntry; template: TemplateEntry | null };
 
 /** Loads and assembles one page: everything up to, not including, turning it into bytes. */
-async function buildPage(
+export async function buildPage(
   request: FastifyRequest,
   deps: PageRouteDeps,
   decision: RenderDecision,
@@ -163,27 +163,40 @@ async function buildPage(
     preview: preview !== undefined,
     ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
   });
+  const element = pageElement(deps, model, t, request.log);
+  return { kind: 'page', model, element, page, template };
+}
+
+/**
+ * The React tree of an assembled page. Render state (cited footnotes) lives in its context, so each
+ * render needs its own element; the bench's renderToString floor renders exactly this tree.
+ */
+export function pageElement(
+  deps: Pick<PageRouteDeps, 'assets' | 'dev'>,
+  model: PageModel,
+  t: Translate,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): ReactElement {
   const context = createRenderContext({
-    locale,
+    locale: model.locale,
     t,
     preview: model.preview,
-    assets,
+    assets: deps.assets,
     footnote: (id) => model.footnotes.get(id),
     firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
     dev: deps.dev,
   });
-  const element = createElement(
+  return createElement(
     Render.Provider,
     { value: context },
     createElement(PageDocument, {
       model,
-      assets: assets.documentAssets(model.layout, model.islands),
+      assets: deps.assets.documentAssets(model.layout, model.islands),
       onUnknown: deps.dev
-        ? (kind: string) => request.log.warn({ type: kind }, 'Unknown component type renders nothing')
+        ? (kind: string) => log.warn({ type: kind }, 'Unknown component type renders nothing')
         : undefined,
     }),
   );
-  return { kind: 'page', model, element, page, template };
 }
 
 async function renderPage(

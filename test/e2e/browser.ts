@@ -1,0 +1,55 @@
+import { type Browser, type BrowserContextOptions, chromium, type Page, type Request } from 'playwright-core';
+
+/** Debian's Chromium; never a downloaded one. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const NARROW = { width: 375, height: 812 } as const;
+export const DESKTOP = { width: 1280, height: 900 } as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** A fresh context (own cookies) and page; the context closes with the caller's teardown. */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  return { page, close: () => context.close() };
+}
+
+/** Every request the page makes from now on. */
+export function recordRequests(page: Page): Request[] {
+  const requests: Request[] = [];
+  page.on('request', (request) => requests.push(request));
+  return requests;
+}
+
+/** The path of a request's URL, without query or hash. */
+export function pathOf(request: Request): string {
+  return new URL(request.url()).pathname;
+}
+
+/** Scripts among recorded requests: by resource type or by a `.js`/`.mjs` file name. */
+export function scriptRequests(requests: readonly Request[]): string[] {
+  return requests
+    .filter((r) => r.resourceType() === 'script' || /\.m?js$/i.test(pathOf(r)))
+    .map((r) => `${r.resourceType()} ${r.url()}`);
+}
+
+/** Resolves once the island's element carries `data-hydrated` (the runtime sets it after hydrateRoot). */
+export async function waitForIsland(page: Page, name: string, timeout = 15_000): Promise<void> {
+  await page.waitForSelector(`vitrine-island[data-name="${name}"][data-hydrated]`, { state: 'attached', timeout });
+}

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** The project root: the built server runs from there (it reads config/, content/ and dist/). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** How long the built server gets to answer /healthcheck (the contract promises 10 s with the build present). */
+const STARTUP_LIMIT_MS = 30_000;
+
+export interface RunningServer {
+  port: number;
+  /** `http://127.0.0.1:{port}` */
+  origin: string;
+  /** An absolute URL on a storefront alias: `url('uk', '/cs/…')` → `http://uk.localhost:{port}/cs/…`. */
+  url(storefront: string, path?: string): string;
+  /** GET a path on a storefront alias (Host `{storefront}.localhost:{port}`), redirects not followed. */
+  get(storefront: string, path: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }>;
+  /** Everything the server wrote, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!port) throw new Error('could not find a free port');
+  return port;
+}
+
+async function healthy(origin: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${origin}/healthcheck`, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the production build (`node dist/server/main.js`) on a free port and waits, bounded, until
+ * `/healthcheck` answers 200. Register `stop` with `t.teardown`.
+ */
+export async function startServer(): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + STARTUP_LIMIT_MS;
+  while (!(await healthy(origin))) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not answer /healthcheck within ${STARTUP_LIMIT_MS} ms:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    port,
+    origin,
+    url: (storefront, path = '/') => `http://${storefront}.localhost:${port}${path}`,
+    get: (storefront, path) => get(port, `${storefront}.localhost:${port}`, path),
+    output: () => log,
+    stop,
+  };
+}
+
+/** Node's fetch refuses to set Host; a plain http request does not. */
+function get(
+  port: number,
+  host: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${host}${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
