@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { serializeInlineJson } from '../common/inline-json.ts';
 import Header from '../islands/header/Header.tsx';
+import { RUNTIME_DATA_ID, type RuntimeData } from '../islands/runtime-data.ts';
 import { ComponentList } from './components/registry.tsx';
 import { LAYOUTS } from './layouts/layouts.ts';
 import { breadcrumbJsonLd } from './page/breadcrumbs.ts';

@@ -1,4 +1,14 @@
+import { showUpdateNotice, watchBuild } from './build-update.ts';
+import { startPrefetch } from './prefetch.ts';
+import { reloadOnce } from './reload-guard.ts';
 import { start } from './runtime.ts';
+import { readRuntimeData } from './runtime-data.ts';
 
-// The entry the page loads (only on pages that have islands).
+// The entry the page loads, only on pages that have islands (contract section 8): islands, plus the
+// build-update check, prefetching and the reload guard that ride along with them.
+const data = readRuntimeData(document);
+document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));
+window.addEventListener('vite:preloadError', () => reloadOnce(location.pathname + location.search));
 start();
+startPrefetch();
+if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });

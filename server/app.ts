@@ -16,6 +16,7 @@ import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
 import { HtmlCache } from './render/html-cache.ts';
+import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
@@ -174,6 +175,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   healthRoutes(app);
   contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
+  buildRoutes(app, { assets });
   pageRoutes(app, deps);
 
   app.setNotFoundHandler((request, reply) =>

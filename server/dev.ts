@@ -25,6 +25,7 @@ export function createDevAssets(hosts: string[]): DevAssets {
     return `/${file}`;
   };
   const assets: AssetManifest = {
+    build: { id: 'dev', timestamp: Date.now() },
     islandUrl: source,
     documentAssets(layout: LayoutName, islands: readonly string[]) {
       return {

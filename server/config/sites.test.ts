@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { SUPPORTED_LOCALES } from '../../common/locales.ts';
@@ -192,7 +194,9 @@ t.test('the demo config loads: 25 storefronts, 29 locales', async (t) => {
 });
 
 t.test('a missing or unreadable file names the file', async (t) => {
-  const dir = t.testdir({ 'broken.json': '{ "siteName": ' });
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-sites-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'broken.json'), '{ "siteName": ');
   t.throws(() => loadSitesConfig(join(dir, 'missing.json')), {
     name: 'ConfigError',
     message: new RegExp(`${join(dir, 'missing.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot read`),

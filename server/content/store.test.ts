@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
@@ -35,9 +36,24 @@ const sentinelConfig = json({
   navigation: { header: { title: SENTINEL_TITLE, links: [] } },
 });
 
-/** A fixture: `{root}/content` is CONTENT_DIR; sentinels lie around it where traversal would land. */
+type Tree = { [name: string]: string | Tree };
+
+function writeTree(dir: string, tree: Tree): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, value] of Object.entries(tree)) {
+    if (typeof value === 'string') writeFileSync(join(dir, name), value);
+    else writeTree(join(dir, name), value);
+  }
+}
+
+/**
+ * A fixture: `{root}/content` is CONTENT_DIR; sentinels lie around it where traversal would land.
+ * A fresh folder per test (not t.testdir), so parallel runs of this file cannot share one.
+ */
 function fixture(t: Test) {
-  const root = t.testdir({
+  const root = mkdtempSync(join(tmpdir(), 'vitrine-store-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  writeTree(root, {
     'sentinel.json': sentinelPage,
     pages: { '1.json': sentinelPage },
     '_applicationConfiguration.json': sentinelConfig,
@@ -260,7 +276,7 @@ t.test('with watch on, a changed file is seen without invalidate()', async (t) =
 
   write('de-CH/pages/1.json', page('1', { title: 'Watched change' }));
   let seen: PageEntry | null = null;
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 400; attempt++) {
     seen = await store.getPage('1', 'de-CH');
     if (seen?.title === 'Watched change') break;
     await new Promise((done) => setTimeout(done, 25));

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentAssets } from '../../client/document.tsx';
 import type { LayoutName } from '../../common/content.ts';
@@ -7,6 +8,8 @@ import type { LayoutName } from '../../common/content.ts';
 export const ASSETS_PREFIX = '/assets/';
 
 export interface AssetManifest {
+  /** Identifies this build; the browser compares it with builds/latest.json (issue 7). */
+  build: { id: string; timestamp: number };
   /** Chunk URL of an island, or of the runtime (`runtime`). */
   islandUrl(name: string): string;
   /** Stylesheet, runtime and modulepreloads for a page with these islands (none: no script at all). */
@@ -30,7 +33,7 @@ export const ISLAND_SOURCES: Record<string, string> = {
   parallax: 'islands/parallax/Parallax.tsx',
 };
 
-export function manifestFromVite(manifest: ViteManifest): AssetManifest {
+export function manifestFromVite(manifest: ViteManifest, builtAt = 0): AssetManifest {
   const chunk = (src: string) => {
     const found = manifest[src];
     if (!found) throw new Error(`The build manifest has no entry for ${src}: run \`npm run build\``);
@@ -55,8 +58,9 @@ export function manifestFromVite(manifest: ViteManifest): AssetManifest {
     for (const name of ['runtime', ...islands]) for (const f of closure(islandSource(name))) files.add(f);
     return [...files];
   };
-  // Chunks are immutable for the life of the process: compute each URL set once.
   return {
+    // The manifest names every hashed file, so its hash changes exactly when the build does.
+    build: { id: createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12), timestamp: builtAt },
     islandUrl: (name) => url(chunk(islandSource(name)).file),
     documentAssets(layout, islands) {
       const files = scriptFiles(islands);
@@ -72,11 +76,12 @@ export function manifestFromVite(manifest: ViteManifest): AssetManifest {
 
 /** Reads the manifest Vite wrote into `dist/client`. */
 export function loadAssetManifest(clientDir: string): AssetManifest {
+  const file = join(clientDir, '.vite', 'manifest.json');
   let raw: string;
   try {
-    raw = readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8');
+    raw = readFileSync(file, 'utf8');
   } catch {
     throw new Error(`No build found in ${clientDir}: run \`npm run build\` (npm start builds automatically)`);
   }
-  return manifestFromVite(JSON.parse(raw) as ViteManifest);
+  return manifestFromVite(JSON.parse(raw) as ViteManifest, Math.round(statSync(file).mtimeMs));
 }

@@ -21,6 +21,7 @@ import type { RenderDecision } from '../routing/decision.ts';
 import { languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
 import { decideRoute } from '../routing/route.ts';
 import { localePrefix } from '../routing/strategy.ts';
+import { SPECULATION_RULES_URL } from './builds.ts';
 
 export interface PageRouteDeps {
   sites: SitesConfig;
@@ -273,6 +274,8 @@ async function renderPage(
     });
   }
   reply.status(200).type('text/html; charset=utf-8');
+  // Declarative prefetching for browsers that support it: no script on the page (issue 7).
+  reply.header('speculation-rules', SPECULATION_RULES_URL);
   if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
   return reply.send(await streamDocument(outcome.element, onRenderError));

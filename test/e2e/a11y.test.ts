@@ -14,6 +14,11 @@ interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
+interface AxeResults {
+  violations: AxeViolation[];
+  passes: unknown[];
+}
+
 let server: RunningServer;
 let browser: Browser;
 
@@ -47,11 +52,12 @@ for (const { name, path, status } of PAGES) {
       .catch(() => undefined);
 
     await page.addScriptTag({ content: AXE_SOURCE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: unknown[] }> } }).axe;
+    const { violations, passes } = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<AxeResults> } }).axe;
       const result = await axe.run(document);
-      return result.violations as AxeViolation[];
+      return { violations: result.violations, passes: result.passes.length };
     });
+    t.ok(passes > 0, `axe ran and checked rules (${passes} passed)`);
     const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     const report = severe
       .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`)
