@@ -13,6 +13,7 @@ import type { Site, SitesConfig } from '../common/site.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
+import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts'; // data layer (issue 8)
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
 import { HtmlCache } from './render/html-cache.ts';
@@ -52,10 +53,16 @@ export interface ServerOptions {
   revalidateToken?: string;
   /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /** Socket idle and whole-request limits; tests shorten them. */
+  timeouts?: { connectionMs?: number; requestMs?: number };
   /** Set false to render every request (the rendered-HTML cache is on by default). */
   htmlCache?: boolean;
   /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
   trustProxy?: string;
+  // --- data layer (issue 8) ---
+  /** The GraphQL data backend: the embedded one at /graphql, unless `data.url` names another. */
+  data?: DataOptions;
+  // --- end data layer ---
 }
 
 /** Paths served the same for every host: built assets, demo images, health. */
@@ -69,8 +76,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     trustProxy: options.trustProxy || false,
     // Bounded requests and slow-client protection (issue 10, security case 16).
     bodyLimit: 256 * 1024,
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
+    requestTimeout: options.timeouts?.requestMs ?? 30_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
@@ -115,7 +122,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         // Vite's client injects <style> elements for hot CSS updates; only in development.
         styleSrc: options.devMiddleware ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
+        // Data layer (issue 8): 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
+        connectSrc: ["'self'", ...dataConnectSources(options.data?.url)],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -160,7 +168,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (request.routeOptions.config?.anyHost) return;
     const url = request.raw.url ?? '/';
     if (HOST_FREE_PREFIXES.some((p) => url.startsWith(p))) return;
-    const found = hosts.resolve(request.headers.host);
+    // X-Forwarded-Host counts only from a configured trusted proxy (Fastify's request.host is that
+    // header only then) and only when it names a configured storefront (contract section 8).
+    const forwarded =
+      options.trustProxy && request.host !== request.headers.host ? hosts.resolve(request.host) : undefined;
+    const found =
+      forwarded && 'site' in forwarded && !forwarded.forced ? forwarded : hosts.resolve(request.headers.host);
     if ('error' in found) {
       // Never cached, never linked: the host is not one of ours.
       return sendError(reply, deps, {
@@ -177,6 +190,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
   buildRoutes(app, { assets });
   pageRoutes(app, deps);
+  // --- data layer (issue 8) ---
+  if (!options.data?.url) {
+    const { url: _elsewhere, ...data } = options.data ?? {};
+    await app.register(dataPlugin, { contentDir: options.contentDir, ...data });
+  }
+  // --- end data layer ---
 
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, deps, {

@@ -1,0 +1,363 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import t from 'tap';
+import type { SitesConfig } from '../common/site.ts';
+import { loadSitesConfig } from '../server/config/sites.ts';
+import { demoServer, HOSTS } from './helpers.ts';
+
+/**
+ * The attack catalogue of issue 14 (cases 1–11 and 15–17; the preview cases live with the preview
+ * layer's tests). Each test is named after the attack; headers go over a real socket.
+ */
+const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
+
+async function listening(app: FastifyInstance): Promise<{ port: number }> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return { port: address.port };
+}
+
+/** A raw HTTP/1.1 request, so no client library normalises the hostile parts away. */
+function raw(port: number, lines: string[]): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString('latin1');
+    });
+    socket.on('end', () => {
+      const [head = '', ...rest] = data.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head, body: rest.join('\r\n\r\n') });
+    });
+    socket.on('error', reject);
+    socket.write(`${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+const locationOf = (headers: string) => /\r\nlocation: ([^\r]*)/i.exec(headers)?.[1];
+
+let app: FastifyInstance;
+let port: number;
+t.before(async () => {
+  app = await demoServer();
+  ({ port } = await listening(app));
+});
+t.teardown(() => app.close());
+
+t.test(
+  '1. host header injection: unknown hosts get 404, loopback gets the forced host, nothing is cached for them',
+  async (t) => {
+    t.equal((await raw(port, [`GET ${DISHWASHER} HTTP/1.1`, 'Host: evil.example'])).status, 404);
+    const loopback = await raw(port, ['GET /de HTTP/1.1', 'Host: 127.0.0.1']);
+    t.equal(loopback.status, 200);
+    t.match(loopback.body, 'https://www.halden.ch/de', 'links built from the forced storefront, not the Host');
+    const unknown = await raw(port, [`GET ${DISHWASHER} HTTP/1.1`, 'Host: evil.example']);
+    t.match(unknown.headers, /cache-control: no-store/i);
+    t.notMatch(unknown.body, 'evil.example');
+  },
+);
+
+t.test(
+  '2. forged X-Forwarded-Host / X-Forwarded-Proto never reach canonical, og:url, hreflang, JSON-LD or Location',
+  async (t) => {
+    const page = await raw(port, [
+      `GET ${DISHWASHER} HTTP/1.1`,
+      `Host: ${HOSTS.uk}`,
+      'X-Forwarded-Host: evil.example',
+      'X-Forwarded-Proto: http',
+    ]);
+    t.equal(page.status, 200);
+    t.notMatch(page.body, 'evil.example');
+    t.notMatch(page.body, 'http://www.halden');
+    const redirect = await raw(port, [
+      'GET /cs/x-4711 HTTP/1.1',
+      `Host: ${HOSTS.uk}`,
+      'X-Forwarded-Host: evil.example',
+    ]);
+    t.equal(locationOf(redirect.headers), DISHWASHER);
+
+    // Behind a trusted proxy, X-Forwarded-Host may pick a configured storefront, never another host.
+    const proxied = await demoServer({ trustProxy: '127.0.0.1' });
+    t.teardown(() => proxied.close());
+    const { port: proxiedPort } = await listening(proxied);
+    const viaProxy = await raw(proxiedPort, [
+      'GET / HTTP/1.1',
+      'Host: origin.internal',
+      `X-Forwarded-Host: ${HOSTS.de}`,
+    ]);
+    t.equal(viaProxy.status, 200);
+    t.match(viaProxy.body, '<html lang="de-DE">');
+    const forged = await raw(proxiedPort, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`, 'X-Forwarded-Host: evil.example']);
+    t.equal(forged.status, 200, 'an unconfigured forwarded host is ignored');
+    t.match(forged.body, '<html lang="en-GB">');
+    t.notMatch(forged.body, 'evil.example');
+  },
+);
+
+t.test(
+  '3. cache poisoning through unkeyed headers: a first request with them does not change a later clean one',
+  async (t) => {
+    const fresh = await demoServer();
+    t.teardown(() => fresh.close());
+    const { port: p } = await listening(fresh);
+    const poisoned = await raw(p, [
+      `GET ${DISHWASHER} HTTP/1.1`,
+      `Host: ${HOSTS.uk}`,
+      'X-Forwarded-Host: evil.example',
+      'X-Original-URL: /cs/nope-999',
+      'X-Rewrite-URL: /cs/nope-999',
+      'X-Middleware-Subrequest: middleware',
+      'Accept: application/json',
+    ]);
+    const clean = await raw(p, [`GET ${DISHWASHER} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.equal(poisoned.status, 200, 'internal headers do not change routing');
+    t.equal(clean.status, 200);
+    t.equal(clean.body, poisoned.body);
+  },
+);
+
+t.test('4. one URL, one public representation: payload and preview parameters', async (t) => {
+  const normal = await app.inject({ url: '/', headers: { host: HOSTS.uk } });
+  const trick = await app.inject({ url: '/?/_payload.json', headers: { host: HOSTS.uk } });
+  t.match(trick.headers['content-type'], /text\/html/);
+  t.equal(trick.body, normal.body);
+  const preview = await app.inject({ url: '/?live_preview=x', headers: { host: HOSTS.uk } });
+  t.equal(preview.headers['cache-control'], 'private, no-store');
+  t.equal(preview.headers['x-robots-tag'], 'noindex');
+  const buttons = await app.inject({ url: '/?cslp-buttons=false', headers: { host: HOSTS.uk } });
+  t.equal(buttons.body, normal.body, 'an unknown parameter gives the normal page');
+});
+
+t.test('5. redirects vary only where they depend on the visitor', async (t) => {
+  const canonical = await app.inject({ url: '/cs/x-4711', headers: { host: HOSTS.uk } });
+  t.equal(canonical.headers.vary, undefined);
+  const language = await app.inject({ url: '/', headers: { host: HOSTS.ch } });
+  t.match(language.headers.vary, /Accept-Language/);
+  t.equal(language.headers['cache-control'], 'private, no-store');
+});
+
+t.test('6. open redirect through slash tricks', async (t) => {
+  const paths = [
+    '//evil.example/',
+    '///evil.example/',
+    '/%2F%2Fevil.example/',
+    '/\\evil.example/',
+    '/%5Cevil.example/',
+    '/de//evil.example/',
+  ];
+  for (const host of [HOSTS.uk, HOSTS.ch]) {
+    for (const path of paths) {
+      for (const query of ['', '?a=1']) {
+        const res = await raw(port, [`GET ${path}${query} HTTP/1.1`, `Host: ${host}`]);
+        const location = locationOf(res.headers);
+        t.ok(res.status < 500, `${host}${path}${query} is not a server error`);
+        if (location) {
+          t.notOk(location.startsWith('//') || location.startsWith('/\\'), `${path}${query} → ${location}`);
+          t.notMatch(location, 'evil.example');
+        }
+      }
+    }
+  }
+});
+
+t.test('7. canonical redirect with a hostile path is built from taxonomy, slug and id only', async (t) => {
+  for (const path of [
+    '/de/cs//evil.example/x-4711',
+    '/de/cs/%2F%2Fevil.example/x-4711',
+    '/de/cs/%5Cevil.example/x-4711',
+    '/de/cs/evil.example/x-4711',
+  ]) {
+    const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${HOSTS.ch}`]);
+    const location = locationOf(res.headers);
+    t.ok(res.status < 500, path);
+    if (location) t.equal(location, '/de/cs/kueche/aquasense-60-geschirrspueler-4711', `${path} → canonical`);
+  }
+});
+
+t.test('8. route rules with off-site or script targets are ignored and logged', async (t) => {
+  const base = loadSitesConfig('config/sites.json').config;
+  const evilRules = {
+    '/de/cs/a': { redirect: 'https://evil.example/x' },
+    '/de/cs/b': { redirect: 'javascript:alert(1)' },
+    '/de/cs/c': { redirect: ' JaVaScRiPt:alert(1)' },
+    '/de/cs/d': { redirect: 'java\tscript:alert(1)' },
+    '/de/cs/e': { redirect: 'data:text/html,<script>alert(1)</script>' },
+    '/de/cs/f': { redirect: 'vbscript:msgbox' },
+    '/de/cs/g': { redirect: { to: '/de', statusCode: 303 } },
+  };
+  const sites: SitesConfig = {
+    ...base,
+    sites: base.sites.map((s) => (s.host === HOSTS.ch ? { ...s, routeRules: evilRules } : s)),
+  };
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const server = await demoServer({ sites, logger: { level: 'warn', stream } });
+  t.teardown(() => server.close());
+  for (const path of Object.keys(evilRules)) {
+    const res = await server.inject({ url: path, headers: { host: HOSTS.ch } });
+    t.notOk(res.headers.location, `${path} is not redirected`);
+  }
+  t.ok(lines.length >= Object.keys(evilRules).length, 'each ignored rule is logged');
+  t.match(lines.join(''), /route rule/);
+});
+
+t.test('9. reflected XSS: paths and language segments come back as text', async (t) => {
+  for (const url of [
+    '/%3Cscript%3Ealert(1)%3C/script%3E/cs/x',
+    '/cs/%22%3E%3Csvg%20onload=alert(1)%3E-1',
+    '/%3Cb%3E/cs/a-1',
+    '/de/cs/%3Cscript%3E-1',
+  ]) {
+    for (const host of [HOSTS.uk, HOSTS.ch]) {
+      const res = await app.inject({ url, headers: { host } });
+      t.ok(res.statusCode < 500, `${host}${url} not a server error`);
+      t.notMatch(res.body, /<script>alert|<svg onload|<b>/i, `${host}${url} not reflected as markup`);
+      if (res.headers.location) t.notMatch(res.headers.location, /[<>"]/);
+    }
+  }
+});
+
+t.test('10. stored XSS through CMS content is sanitised, dropped or escaped', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-xss-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync('content/en-GB', join(dir, 'en-GB'), { recursive: true });
+  const templateFile = join(dir, 'en-GB/page_template/dishwasher.json');
+  const template = JSON.parse(readFileSync(templateFile, 'utf8'));
+  template.body_components.unshift({
+    _content_type_uid: 'rich_text',
+    uid: 'evil',
+    title: '</script><script>alert(1)</script>',
+    text: '<p onclick="alert(1)">x</p><script>alert(2)</script><a href="javascript:alert(3)">y</a><img src=x onerror=alert(4)>',
+  });
+  template.body_components[2].productFeatures[0].legalInformation[0].longText = 'ok<script>alert(5)</script><!--';
+  writeFileSync(templateFile, JSON.stringify(template));
+  const pageFile = join(dir, 'en-GB/pages/4711.json');
+  const page = JSON.parse(readFileSync(pageFile, 'utf8'));
+  page.url_taxonomy[0].url_taxonomy_segments[0].title = '</script><!--<script>alert(6)</script>';
+  page.url_taxonomy[0].url_taxonomy_segments[0].link[0] = { url: 'javascript:alert(7)', url_type: 'external' };
+  writeFileSync(pageFile, JSON.stringify(page));
+  const appConfigFile = join(dir, 'en-GB/_applicationConfiguration.json');
+  const appConfig = JSON.parse(readFileSync(appConfigFile, 'utf8'));
+  appConfig.navigation.header.title = '</script><script>alert(8)</script>';
+  writeFileSync(appConfigFile, JSON.stringify(appConfig));
+
+  const server = await demoServer({ contentDir: dir });
+  t.teardown(() => server.close());
+  const res = await server.inject({ url: DISHWASHER, headers: { host: HOSTS.uk } });
+  t.equal(res.statusCode, 200);
+  t.notMatch(res.body, /<script>alert/);
+  t.notMatch(res.body, /onclick=|onerror=/);
+  t.notMatch(res.body, /href="javascript:/i);
+  t.notMatch(res.body, /<\/script><!--/);
+  const jsonLd = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(res.body)?.[1] ?? '';
+  t.match(jsonLd, '\\u003c/script\\u003e', 'JSON-LD escapes </script>');
+  t.doesNotThrow(() => JSON.parse(jsonLd), 'and stays JSON');
+});
+
+t.test('11. prototype poisoning through request bodies changes no prototype', async (t) => {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/cs/api/_revalidate',
+    headers: { host: HOSTS.uk, 'content-type': 'application/json', authorization: 'Bearer x' },
+    payload: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+  });
+  t.ok(res.statusCode >= 400 && res.statusCode < 500);
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+t.test('14. framing: public pages allow only frame-ancestors self; visitors get no preview code', async (t) => {
+  const res = await app.inject({ url: DISHWASHER, headers: { host: HOSTS.uk } });
+  t.match(res.headers['content-security-policy'], /frame-ancestors 'self'/);
+  t.notMatch(res.body, 'data-cslp');
+  t.notMatch(res.body, /preview|live-preview|cslp/i);
+});
+
+t.test('15. static asset traversal never escapes the build folder', async (t) => {
+  for (const path of [
+    '/assets/../package.json',
+    '/assets/%2E%2E/package.json',
+    '/assets/..%2Fpackage.json',
+    '/assets/%2F..%2F..%2Fpackage.json',
+    '/assets//etc/passwd',
+    '/assets/.vite/manifest.json',
+    '/images/../../package.json',
+  ]) {
+    const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.notMatch(res.body, /"name": "vitrine"|root:x:0|"isEntry"/, `${path} does not leak a file (status ${res.status})`);
+  }
+});
+
+t.test('16. oversized headers, URLs and bodies are refused; the server keeps serving', async (t) => {
+  const bigHeader = await raw(port, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`, `X-Big: ${'a'.repeat(20_000)}`]);
+  t.equal(bigHeader.status, 431);
+  const longUrl = await app.inject({ url: `/cs/${'a'.repeat(10_000)}-1`, headers: { host: HOSTS.uk } });
+  t.equal(longUrl.statusCode, 414);
+  const bigBody = await app.inject({
+    method: 'POST',
+    url: '/cs/api/_revalidate',
+    headers: { host: HOSTS.uk, 'content-type': 'application/json' },
+    payload: JSON.stringify({ x: 'a'.repeat(10_000) }),
+  });
+  t.equal(bigBody.statusCode, 413);
+  t.equal((await app.inject({ url: '/', headers: { host: HOSTS.uk } })).statusCode, 200, 'still serving');
+});
+
+t.test('16. a client that sends headers too slowly is disconnected', async (t) => {
+  const slow = await demoServer({ timeouts: { connectionMs: 300 } });
+  t.teardown(() => slow.close());
+  const { port: p } = await listening(slow);
+  const closed = await new Promise<boolean>((resolve) => {
+    const socket = connect(p, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: www.halden.co.uk\r\n'));
+    socket.on('close', () => resolve(true));
+    socket.on('error', () => resolve(true));
+    setTimeout(() => resolve(false), 5000).unref();
+  });
+  t.ok(closed, 'the half-open request is dropped');
+});
+
+t.test('17. the revalidate endpoint refuses missing or wrong tokens and never logs the token', async (t) => {
+  const token = 'revalidate-secret-0123456789abcdef';
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const server = await demoServer({ revalidateToken: token, logger: { level: 'trace', stream } });
+  t.teardown(() => server.close());
+  const post = (authorization?: string) =>
+    server.inject({
+      method: 'POST',
+      url: '/cs/api/_revalidate',
+      headers: { host: HOSTS.uk, ...(authorization ? { authorization } : {}) },
+    });
+  t.equal((await post()).statusCode, 401);
+  t.equal((await post('Bearer wrong')).statusCode, 401);
+  t.equal((await post(`Bearer ${token}x`)).statusCode, 401);
+  t.equal((await post(`Bearer ${token}`)).statusCode, 200);
+  t.notMatch(lines.join(''), token);
+});
+
+t.test('a keep-alive connection survives a refused request', async (t) => {
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest({ port, path: '/', headers: { host: HOSTS.uk } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t.equal(status, 200);
+});
