@@ -54,9 +54,16 @@ function Switcher({ label, links, className }: { label: string; links: SwitcherL
       <ul>
         {links.map((link) => (
           <li key={link.href + link.lang}>
-            <a href={link.href} hrefLang={link.lang} lang={link.lang} aria-current={link.current ? 'true' : undefined}>
-              {link.label}
-            </a>
+            {/* Spec section 2: no switch when the locale is unchanged, so the current one is not a link. */}
+            {link.current ? (
+              <span lang={link.lang} aria-current="true">
+                {link.label}
+              </span>
+            ) : (
+              <a href={link.href} hrefLang={link.lang} lang={link.lang}>
+                {link.label}
+              </a>
+            )}
           </li>
         ))}
       </ul>

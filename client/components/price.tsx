@@ -1,24 +1,65 @@
+// --- live price (issue 8, data layer) ---
+import LivePrice, { type LivePriceProps } from '../../islands/price/Price.tsx';
+// --- end live price ---
 import { pricingFootnotes } from '../page/footnotes.ts';
 import { Cite } from '../render/cite.tsx';
 import { useRender } from '../render/context.ts';
+// --- live price (issue 8, data layer) ---
+import { Island } from '../render/island.tsx';
+// --- end live price ---
 
-/** A price in the storefront's currency with the citations of its pricing footnotes. */
+/**
+ * A price in the storefront's currency with the citations of its pricing footnotes.
+ *
+ * With `productId` the amount is the live price island (issue 8): the same server-rendered text,
+ * then kept current over the data backend's subscription. Only a product's own feature list asks
+ * for it; teaser grids stay static, so a page without a feature list loads no price JavaScript.
+ * In preview (a `data-cslp` tag) the price stays static: the editor is changing the content value,
+ * and a live backend price would hide the edit.
+ */
 export function Price({
   price,
   footnotes,
   cslp,
+  productId,
 }: {
   price: { amount: number; currency: string };
   footnotes?: unknown;
   cslp?: { 'data-cslp'?: string };
+  productId?: string;
 }) {
-  const { formatPrice, t } = useRender();
+  const { formatPrice, t, locale } = useRender();
+  const formatted = formatPrice(price.amount, price.currency);
+  // --- live price (issue 8, data layer) ---
+  const live: LivePriceProps | null =
+    productId && !cslp?.['data-cslp']
+      ? {
+          productId,
+          locale,
+          amount: price.amount,
+          formatted,
+          labels: {
+            lost: t('price.live.lost'),
+            restored: t('price.live.restored'),
+            availability: {
+              in_stock: t('price.availability', { status: 'in_stock' }),
+              low_stock: t('price.availability', { status: 'low_stock' }),
+              out_of_stock: t('price.availability', { status: 'out_of_stock' }),
+            },
+          },
+        }
+      : null;
+  // --- end live price ---
   return (
     <p className="price">
       <span className="visually-hidden">{t('price.label')}: </span>
-      <data value={price.amount} {...cslp}>
-        {formatPrice(price.amount, price.currency)}
-      </data>
+      {live ? (
+        <Island name="price" component={LivePrice} props={live} strategy="idle" />
+      ) : (
+        <data value={price.amount} {...cslp}>
+          {formatted}
+        </data>
+      )}
       <Cite ids={pricingFootnotes(footnotes).map((f) => f.code)} />
     </p>
   );

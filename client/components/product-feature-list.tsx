@@ -51,7 +51,12 @@ export function ProductFeatureList({ entry, path }: ComponentProps<FeatureListEn
           <Cite ids={citedInline(features)} />
         </h2>
         {entry.price ? (
-          <Price price={entry.price} footnotes={entry.pricingFootnotesContainer} cslp={cslp(`${path}.price.amount`)} />
+          <Price
+            price={entry.price}
+            footnotes={entry.pricingFootnotesContainer}
+            cslp={cslp(`${path}.price.amount`)}
+            productId={entry.product.id}
+          />
         ) : null}
       </div>
       <ul className="feature-grid">

@@ -26,7 +26,11 @@ export const registry: Record<string, AnyComponent> = {
 };
 
 /** Content types that render as islands, so the page knows before rendering which code it loads. */
-export const ISLAND_COMPONENTS: Record<string, string> = { parallax_banner: 'parallax' };
+export const ISLAND_COMPONENTS: Record<string, string> = {
+  parallax_banner: 'parallax',
+  // The feature list's price is live (issue 8, client/components/price.tsx).
+  product_feature_list: 'price',
+};
 
 export function ComponentList({
   components,
