@@ -48,7 +48,14 @@ for (const { name, path, status } of PAGES) {
     await page.waitForLoadState('networkidle');
     // Audit what a visitor gets after hydration, when there are islands.
     await page
-      .waitForFunction(() => Array.from(document.querySelectorAll('vitrine-island[data-strategy="load"], vitrine-island[data-strategy="idle"]')).every((el) => el.hasAttribute('data-hydrated')), undefined, { timeout: 10_000 })
+      .waitForFunction(
+        () =>
+          Array.from(
+            document.querySelectorAll('vitrine-island[data-strategy="load"], vitrine-island[data-strategy="idle"]'),
+          ).every((el) => el.hasAttribute('data-hydrated')),
+        undefined,
+        { timeout: 10_000 },
+      )
       .catch(() => undefined);
 
     await page.addScriptTag({ content: AXE_SOURCE });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { launchBrowser, openPage } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -17,7 +17,7 @@ t.teardown(async () => {
   await server?.stop();
 });
 
-async function dishwasher(t: Tap.Test): Promise<Page> {
+async function dishwasher(t: Test): Promise<Page> {
   const { page, close } = await openPage(browser);
   t.teardown(close);
   const response = await page.goto(server.url('uk', DISHWASHER));
@@ -78,12 +78,13 @@ t.test('every back link in the legal section points at an existing citation', as
   for (const item of withBack) {
     for (const back of item.backs) {
       t.match(back, /^#[^#\s]+$/, `#${item.id}: the back link is a fragment (${back})`);
-      const citation = await page.evaluate((id) => {
-        const element = document.getElementById(id);
-        return element
-          ? { isCitation: element.matches('sup.cite a'), href: element.getAttribute('href') }
-          : null;
-      }, decodeURIComponent(back.slice(1)));
+      const citation = await page.evaluate(
+        (id) => {
+          const element = document.getElementById(id);
+          return element ? { isCitation: element.matches('sup.cite a'), href: element.getAttribute('href') } : null;
+        },
+        decodeURIComponent(back.slice(1)),
+      );
       t.ok(citation, `#${item.id}: the back link's target ${back} exists`);
       t.ok(citation?.isCitation, `#${item.id}: ${back} is a citation (sup.cite a)`);
       t.equal(citation?.href, `#${item.id}`, `#${item.id}: that citation links back to this item`);

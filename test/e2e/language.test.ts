@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { DESKTOP, launchBrowser, pathOf, recordRequests, waitForIsland } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -44,7 +44,7 @@ t.test('the language switcher leads to the same page in French and remembers the
 });
 
 /** Loads a page, lets every island hydrate (scrolling to the bottom for `visible` ones) and the network settle. */
-async function visit(t: Tap.Test, page: Page, url: string, islands: string[]): Promise<void> {
+async function visit(t: Test, page: Page, url: string, islands: string[]): Promise<void> {
   const response = await page.goto(url);
   t.equal(response?.status(), 200, `${url} answers 200`);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));

@@ -55,37 +55,40 @@ t.test('the header island hydrates and its menu toggle opens and closes on click
   t.equal(await list.getAttribute('data-open'), 'false', 'a second click closes the list');
 });
 
-t.test('the menu toggle works by keyboard: Enter opens and focuses the menu, Escape closes and returns focus', async (t) => {
-  const { page, close } = await openPage(browser, { viewport: NARROW });
-  t.teardown(close);
-  await page.goto(server.url('uk', DISHWASHER));
-  await waitForIsland(page, 'header');
-  const toggle = page.locator('header.site-header button.menu-toggle');
-  const list = page.locator('header.site-header ul.nav-links');
-  await toggle.waitFor({ state: 'visible', timeout: 10_000 });
+t.test(
+  'the menu toggle works by keyboard: Enter opens and focuses the menu, Escape closes and returns focus',
+  async (t) => {
+    const { page, close } = await openPage(browser, { viewport: NARROW });
+    t.teardown(close);
+    await page.goto(server.url('uk', DISHWASHER));
+    await waitForIsland(page, 'header');
+    const toggle = page.locator('header.site-header button.menu-toggle');
+    const list = page.locator('header.site-header ul.nav-links');
+    await toggle.waitFor({ state: 'visible', timeout: 10_000 });
 
-  const toggleFocused = () =>
-    page.evaluate(() => document.activeElement?.matches('header.site-header button.menu-toggle') ?? false);
-  // Reach the toggle the way a keyboard user does: Tab from the top of the page (skip link, brand, toggle).
-  for (let presses = 0; presses < 10 && !(await toggleFocused()); presses++) await page.keyboard.press('Tab');
-  t.ok(await toggleFocused(), 'Tab navigation reaches the menu toggle');
+    const toggleFocused = () =>
+      page.evaluate(() => document.activeElement?.matches('header.site-header button.menu-toggle') ?? false);
+    // Reach the toggle the way a keyboard user does: Tab from the top of the page (skip link, brand, toggle).
+    for (let presses = 0; presses < 10 && !(await toggleFocused()); presses++) await page.keyboard.press('Tab');
+    t.ok(await toggleFocused(), 'Tab navigation reaches the menu toggle');
 
-  await page.keyboard.press('Enter');
-  t.equal(await toggle.getAttribute('aria-expanded'), 'true', 'Enter expands');
-  t.equal(await list.getAttribute('data-open'), 'true', 'Enter opens the list');
-  await page.waitForFunction(() => document.activeElement?.closest('ul.nav-links') != null, undefined, {
-    timeout: 5_000,
-  });
-  t.ok(
-    await page.evaluate(() => document.activeElement?.closest('header.site-header ul.nav-links') != null),
-    'focus moves into the menu',
-  );
+    await page.keyboard.press('Enter');
+    t.equal(await toggle.getAttribute('aria-expanded'), 'true', 'Enter expands');
+    t.equal(await list.getAttribute('data-open'), 'true', 'Enter opens the list');
+    await page.waitForFunction(() => document.activeElement?.closest('ul.nav-links') != null, undefined, {
+      timeout: 5_000,
+    });
+    t.ok(
+      await page.evaluate(() => document.activeElement?.closest('header.site-header ul.nav-links') != null),
+      'focus moves into the menu',
+    );
 
-  await page.keyboard.press('Escape');
-  t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'Escape collapses');
-  t.equal(await list.getAttribute('data-open'), 'false', 'Escape closes the list');
-  t.ok(await toggleFocused(), 'focus returns to the toggle');
-});
+    await page.keyboard.press('Escape');
+    t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'Escape collapses');
+    t.equal(await list.getAttribute('data-open'), 'false', 'Escape closes the list');
+    t.ok(await toggleFocused(), 'focus returns to the toggle');
+  },
+);
 
 t.test('a page with no island requests no JavaScript file at all', async (t) => {
   // The server's HTML first: no executable script, no module preload, no island.

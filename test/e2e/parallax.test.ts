@@ -1,5 +1,5 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { DESKTOP, launchBrowser, waitForIsland } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -27,7 +27,7 @@ t.teardown(async () => {
  * Opens the dishwasher page in a context whose init script (run before any page script) wraps
  * window.addEventListener and records every 'scroll' registration in window.__scrollListeners.
  */
-async function dishwasher(t: Tap.Test, options: BrowserContextOptions = {}): Promise<Page> {
+async function dishwasher(t: Test, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP, ...options });
   t.teardown(() => context.close());
   await context.addInitScript(() => {
@@ -37,7 +37,7 @@ async function dishwasher(t: Tap.Test, options: BrowserContextOptions = {}): Pro
     window.addEventListener = function (
       this: Window,
       type: string,
-      listener: EventListenerOrEventListenerObject | null,
+      listener: EventListenerOrEventListenerObject,
       options?: boolean | AddEventListenerOptions,
     ) {
       if (type === 'scroll') registrations.push({ passive: typeof options === 'object' && options.passive === true });
@@ -61,7 +61,7 @@ async function scrollBy(page: Page, dy: number): Promise<void> {
   }, dy);
 }
 
-async function bringIntoView(t: Tap.Test, page: Page): Promise<void> {
+async function bringIntoView(t: Test, page: Page): Promise<void> {
   const banner = page.locator('section.parallax');
   t.equal(await banner.count(), 1, 'the page has a parallax banner');
   await banner.scrollIntoViewIfNeeded();
