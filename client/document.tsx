@@ -5,7 +5,7 @@ import { RUNTIME_DATA_ID, type RuntimeData } from '../islands/runtime-data.ts';
 import { ComponentList } from './components/registry.tsx';
 import { LAYOUTS } from './layouts/layouts.ts';
 import { breadcrumbJsonLd } from './page/breadcrumbs.ts';
-import type { ErrorModel, PageModel, SwitcherLink } from './page/model.ts';
+import type { ErrorModel, PageModel, PreviewScript, SwitcherLink } from './page/model.ts';
 import { useRender } from './render/context.ts';
 import { Island } from './render/island.tsx';
 
@@ -30,6 +30,20 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
       ))}
       {children}
     </head>
+  );
+}
+
+/** Live preview (issue 9): the config as JSON data, then the script that reads it; no inline code. */
+function PreviewScriptTags({ script }: { script: PreviewScript }) {
+  return (
+    <>
+      <script
+        type="application/json"
+        id={script.configId}
+        dangerouslySetInnerHTML={{ __html: serializeInlineJson(script.config) }}
+      />
+      <script src={script.src} defer />
+    </>
   );
 }
 
@@ -120,10 +134,13 @@ function Breadcrumbs({ model }: { model: PageModel }) {
 export function PageDocument({
   model,
   assets,
+  runtimeData,
   onUnknown,
 }: {
   model: PageModel;
   assets: DocumentAssets;
+  /** Only on pages that load the island runtime. */
+  runtimeData?: RuntimeData;
   onUnknown?: (type: string) => void;
 }) {
   const { t, cslp } = useRender();
@@ -149,6 +166,7 @@ export function PageDocument({
         {[...head.jsonLd, ...crumbsLd].map((value, i) => (
           <JsonLd key={i} value={value} />
         ))}
+        {model.previewScript ? <PreviewScriptTags script={model.previewScript} /> : null}
       </Head>
       <body data-layout={model.layout}>
         <a className="skip-link" href="#main">
@@ -193,6 +211,13 @@ export function PageDocument({
               {t('footer.copyright', { year: new Date().getFullYear(), brand: model.brand.name })}
             </p>
           </footer>
+        ) : null}
+        {assets.runtime && runtimeData ? (
+          <script
+            type="application/json"
+            id={RUNTIME_DATA_ID}
+            dangerouslySetInnerHTML={{ __html: serializeInlineJson(runtimeData) }}
+          />
         ) : null}
       </body>
     </html>
