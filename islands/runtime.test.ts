@@ -147,3 +147,28 @@ t.test('a chunk that fails to load is reported, not thrown', async (t) => {
   await until(() => errors.length === 1, 'the error event');
   t.equal(errors.length, 1);
 });
+
+t.test(
+  'after a live-preview morph, new islands hydrate and removed ones are unmounted; others are left alone',
+  async (t) => {
+    window.document.body.innerHTML = island('load', { label: 'Kept', start: 0 });
+    start();
+    const kept = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
+    await until(() => kept.hasAttribute('data-hydrated'), 'first hydration');
+    (kept.querySelector('button') as unknown as HTMLButtonElement).click();
+    await until(() => kept.textContent === 'Kept 1', 'state in the kept island');
+
+    const holder = window.document.createElement('div');
+    holder.innerHTML = island('load', { label: 'Added', start: 5 });
+    window.document.body.append(holder);
+    const added = holder.querySelector('vitrine-island') as unknown as HTMLElement;
+    window.document.dispatchEvent(
+      new window.CustomEvent('vitrine:morphed', { detail: { added: [added], removed: [kept] } }),
+    );
+    await until(() => added.hasAttribute('data-hydrated'), 'the added island');
+    t.equal(added.textContent, 'Added 5');
+    await until(() => kept.textContent === '', 'the removed island unmounted');
+    start();
+    t.equal(added.textContent, 'Added 5', 'start() again does not hydrate an island twice');
+  },
+);

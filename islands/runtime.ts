@@ -1,5 +1,5 @@
 import { type ComponentType, createElement } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 
 /**
  * The island runtime (style guide 5): finds `<vitrine-island>` elements, imports each island's
@@ -40,7 +40,9 @@ const triggers: Record<string, Trigger> = {
   },
 };
 
+/** Settles when an island has hydrated (or failed to); children wait on their parent's. */
 const hydrated = new WeakMap<Element, Promise<void>>();
+const roots = new WeakMap<Element, Root>();
 
 async function hydrate(el: HTMLElement): Promise<void> {
   // Parents first: a nested island waits until the island around it has hydrated.
@@ -50,22 +52,44 @@ async function hydrate(el: HTMLElement): Promise<void> {
   if (!url) throw new Error(`island ${el.dataset.name} has no module URL`);
   const module = (await import(/* @vite-ignore */ url)) as { default: ComponentType<object> };
   const props = JSON.parse(el.dataset.props ?? '{}') as object;
-  hydrateRoot(el, createElement(module.default, props));
+  roots.set(el, hydrateRoot(el, createElement(module.default, props)));
   el.setAttribute('data-hydrated', '');
 }
 
+/** Arms an island's trigger once; an island already scheduled is left alone. */
+function schedule(el: HTMLElement): void {
+  if (hydrated.has(el)) return;
+  let resolve!: () => void;
+  hydrated.set(el, new Promise<void>((r) => (resolve = r)));
+  const trigger = triggers[el.dataset.strategy ?? 'load'] ?? triggers.load;
+  trigger?.(el, () => {
+    hydrate(el)
+      .catch((error: unknown) => {
+        console.error(`Island ${el.dataset.name} failed to hydrate`, error);
+        document.dispatchEvent(new CustomEvent('vitrine:island-error', { detail: { name: el.dataset.name, error } }));
+      })
+      .finally(resolve);
+  });
+}
+
+interface MorphDetail {
+  added?: HTMLElement[];
+  removed?: HTMLElement[];
+}
+
+let listening = false;
+
 export function start(): void {
-  for (const el of Array.from(document.querySelectorAll<HTMLElement>('vitrine-island'))) {
-    let resolve!: () => void;
-    hydrated.set(el, new Promise<void>((r) => (resolve = r)));
-    const trigger = triggers[el.dataset.strategy ?? 'load'] ?? triggers.load;
-    trigger?.(el, () => {
-      hydrate(el)
-        .catch((error: unknown) => {
-          console.error(`Island ${el.dataset.name} failed to hydrate`, error);
-          document.dispatchEvent(new CustomEvent('vitrine:island-error', { detail: { name: el.dataset.name, error } }));
-        })
-        .finally(resolve);
-    });
-  }
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>('vitrine-island'))) schedule(el);
+  if (listening) return;
+  listening = true;
+  // Live preview morphs the page in place (sdk/): islands it removed are unmounted, new ones hydrate.
+  document.addEventListener('vitrine:morphed', (event) => {
+    const { added = [], removed = [] } = (event as CustomEvent<MorphDetail>).detail ?? {};
+    for (const el of removed) {
+      roots.get(el)?.unmount();
+      roots.delete(el);
+    }
+    for (const el of added) schedule(el);
+  });
 }
