@@ -34,6 +34,16 @@ export interface PageModel {
   islands: string[];
   footnotes: FootnoteCollection;
   preview: boolean;
+  /** Live preview (issue 9): the layer's script on preview responses only. */
+  previewScript?: PreviewScript;
+}
+
+/** The live-preview layer's script tag and the configuration it reads from a JSON block (no inline script). */
+export interface PreviewScript {
+  src: string;
+  /** id of the `<script type="application/json">` block. */
+  configId: string;
+  config: unknown;
 }
 
 export interface ErrorModel {

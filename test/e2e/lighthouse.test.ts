@@ -32,7 +32,12 @@ for (const [name, path] of [
     const accessibility = Math.round((categories?.accessibility?.score ?? 0) * 100);
     t.comment(`lighthouse ${name}: performance ${performance}, accessibility ${accessibility}`);
     const failing = Object.values(result?.lhr.audits ?? {})
-      .filter((a) => a.score !== null && a.score < 1 && result?.lhr.categories.accessibility?.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          result?.lhr.categories.accessibility?.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+      )
       .map((a) => a.id);
     t.equal(accessibility, 100, `accessibility 100 (failing audits: ${failing.join(', ') || 'none'})`);
   });

@@ -1,0 +1,65 @@
+import { MODE } from '../protocol.ts';
+import type { Config, InitData } from './types.ts';
+
+/** The configuration before any `init` (reference c.4, second table): the base every init merges into. */
+export function baseConfig(): Config {
+  return {
+    ssr: true,
+    enable: true,
+    debug: false,
+    cleanCslpOnProduction: true,
+    editButton: { enable: true, exclude: [], position: 'top', includeByQueryParameter: true },
+    editInVisualBuilderButton: { enable: true, position: 'bottom-right' },
+    hash: '',
+    mode: MODE.preview,
+    windowType: 'independent',
+    stackDetails: {
+      apiKey: '',
+      environment: '',
+      contentTypeUid: '',
+      entryUid: '',
+      locale: 'en-us',
+      branch: 'main',
+      masterLocale: 'en-us',
+    },
+    clientUrlParams: {
+      protocol: 'https',
+      host: 'app.contentstack.com',
+      port: 443,
+      url: 'https://app.contentstack.com:443',
+    },
+    stackSdk: { live_preview: {}, headers: { api_key: '' }, environment: '' },
+    runScriptsOnUpdate: false,
+    onChange: () => {},
+    elements: { highlightedElement: null },
+    collab: {
+      enable: false,
+      fromShare: false,
+      pauseFeedback: false,
+      isFeedbackMode: false,
+      inviteMetadata: { currentUser: { email: '', uid: '' }, users: [], inviteUid: '' },
+      payload: [],
+    },
+    editorOrigins: [],
+  };
+}
+
+/**
+ * What `init()` without an argument applies (reference c.4, first table). Its empty branch is why
+ * `init()` gives links without `branch`, while `init({...})` keeps the base `main`.
+ */
+export function defaultInit(): InitData {
+  return {
+    ssr: true,
+    enable: true,
+    debug: false,
+    cleanCslpOnProduction: true,
+    editButton: { enable: true, exclude: [], position: 'top', includeByQueryParameter: true },
+    editInVisualBuilderButton: { enable: true, position: 'bottom-right' },
+    mode: 'preview',
+    stackDetails: { apiKey: '', environment: '', branch: '' },
+    clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
+    stackSdk: { live_preview: {}, environment: '' },
+    runScriptsOnUpdate: false,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The layer's side of the DOM contract (reference f.1, f.2): the attributes the site writes, the
+ * ids and attributes the layer writes, and where the page sits.
+ */
+/** A window with its constructors (`win.Element`, …): the page's, or a test's. */
+export type PageWindow = Window & typeof globalThis;
+
+export const CSLP = 'data-cslp';
+export const BUTTON_POSITION = 'data-cslp-button-position';
+export const TOOLTIP_ID = 'cslp-tooltip';
+/** Marks nodes the layer owns, so a page morph keeps them (site/morph.ts). */
+export const LAYER_OWNED = 'data-cslp-layer';
+
+/** Inside a frame: where the editor would be. */
+export function isFramed(win: PageWindow): boolean {
+  return win.parent !== win;
+}
+
+/** Tagged elements with no tagged descendant: the ones that carry a field's value. */
+export function leafTagged(doc: Document): Element[] {
+  return Array.from(doc.querySelectorAll(`[${CSLP}]`)).filter((el) => !el.querySelector(`[${CSLP}]`));
+}
+
+/**
+ * Adds a stylesheet without a `<style>` element where constructable sheets exist, so a page whose
+ * CSP is `style-src 'self'` still shows the layer's outline and buttons.
+ */
+export function addStyles(win: PageWindow, css: string): void {
+  const doc = win.document;
+  if ('adoptedStyleSheets' in doc && typeof win.CSSStyleSheet === 'function') {
+    const sheet = new win.CSSStyleSheet();
+    sheet.replaceSync(css);
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+    return;
+  }
+  const style = doc.createElement('style');
+  style.textContent = css;
+  doc.head.append(style);
+}

@@ -1,0 +1,190 @@
+import t, { type Test } from 'tap';
+import { applyInit, applyUrl } from '../config/config.ts';
+import { baseConfig } from '../config/defaults.ts';
+import type { InitData } from '../config/types.ts';
+import { type EventManager, framedSite, settle } from '../test-editor.ts';
+import { startLayer } from './live-preview.ts';
+import { createSubscribers } from './subscribers.ts';
+
+/**
+ * The running layer against the real editor library (reference b.2, b.3): the init handshakes in
+ * preview and builder mode, with and without SSR, and what the editor can ask afterwards.
+ */
+
+const PAGE =
+  'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&content_type_uid=page&entry_uid=4711';
+
+function start(t: Test, init: InitData, options: { reply?: boolean; body?: string } = {}) {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML = options.body ?? '<h1 data-cslp="page.page-4711.en-GB.title">AquaSense</h1>';
+  const editors: Record<string, EventManager> = {
+    livePreview: framed.editor('live-preview'),
+    visualBuilder: framed.editor('visual-builder'),
+  };
+  const received: { channel: string; type: string; data: unknown }[] = [];
+  if (options.reply !== false) {
+    editors.livePreview?.on('init', (event) => {
+      received.push({ channel: 'live-preview', type: 'init', data: event.data });
+      return { contentTypeUid: 'page', entryUid: 'page-4711', windowType: 'preview' };
+    });
+    editors.livePreview?.on('check-entry-page', (event) => {
+      received.push({ channel: 'live-preview', type: 'check-entry-page', data: event.data });
+    });
+  }
+  const config = baseConfig();
+  applyInit(config, init);
+  applyUrl(config, new URL(PAGE));
+  const subscribers = createSubscribers(crypto);
+  let changes = 0;
+  subscribers.add(() => changes++);
+  const layer = startLayer(win, config, subscribers, {
+    sanitizer: () => Promise.reject(new Error('not in this test')),
+  });
+  t.teardown(async () => {
+    layer.destroy();
+    await framed.close();
+  });
+  return { framed, win, config, editors, received, changes: () => changes };
+}
+
+t.test('client-side preview: init says shouldReload false, mode 1; entry changes reach the subscribers', async (t) => {
+  const s = start(t, { ssr: false, stackDetails: { apiKey: 'k', environment: 'preview' } });
+  await settle(50);
+  t.same(s.received[0], {
+    channel: 'live-preview',
+    type: 'init',
+    data: { config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1 } },
+  });
+  t.equal(s.config.windowType, 'preview', 'the window type comes from the reply');
+  t.match(s.config.stackDetails, { contentTypeUid: 'page', entryUid: 'page-4711' });
+  const before = s.changes();
+  t.equal(await s.editors.livePreview?.send('client-data-send', { hash: 'h2' }), undefined);
+  t.equal(s.config.hash, 'h2');
+  t.equal(s.config.stackSdk.live_preview.hash, 'h2');
+  t.equal(s.changes(), before + 1, 'every subscriber runs once per change');
+});
+
+t.test('client-side preview asks check-entry-page every 1500 ms', async (t) => {
+  const started = Date.now();
+  const s = start(t, { ssr: false });
+  const checks = () => s.received.filter((r) => r.type === 'check-entry-page');
+  while (checks().length === 0 && Date.now() - started < 5000) await settle(25);
+  t.ok(Date.now() - started >= 1450, 'not before 1500 ms');
+  t.same(checks()[0], { channel: 'live-preview', type: 'check-entry-page', data: { href: PAGE } });
+});
+
+t.test('SSR preview: shouldReload true; a change only stores the hash, the editor reloads the frame', async (t) => {
+  const s = start(t, { ssr: true });
+  await settle(50);
+  t.match(s.received[0], { data: { config: { shouldReload: true, mode: 1 } } });
+  const before = s.changes();
+  await s.editors.livePreview?.send('client-data-send', { hash: 'h3' });
+  t.equal(s.config.hash, 'h3');
+  t.equal(s.changes(), before);
+});
+
+t.test('history forward, backward and reload; anything else is answered with an error', async (t) => {
+  const s = start(t, { ssr: false });
+  await settle(50);
+  const calls: string[] = [];
+  s.win.history.forward = () => calls.push('forward');
+  s.win.history.back = () => calls.push('back');
+  s.win.history.go = () => calls.push('go');
+  for (const type of ['forward', 'backward', 'reload']) await s.editors.livePreview?.send('history', { type });
+  t.same(calls, ['forward', 'back', 'go']);
+  const original = console.error;
+  console.error = () => {};
+  t.teardown(() => {
+    console.error = original;
+  });
+  await t.rejects(s.editors.livePreview?.send('history', { type: 'sideways' }) as Promise<unknown>, {
+    code: 'CODE_RETURNED_ERROR',
+  });
+});
+
+t.test('a failed init is swallowed: no handlers, the window stays independent', async (t) => {
+  const s = start(t, { ssr: false }, { reply: false });
+  s.editors.livePreview?.destroy({ soft: true });
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  t.equal(s.config.windowType, 'independent');
+  const late = s.framed.editor('live-preview');
+  await t.rejects(late.send('client-data-send', { hash: 'x' }), { code: 'NO_REQUEST_LISTENER_FOUND' });
+});
+
+t.test('builder mode: the visual-builder init decides the window; then send-variant-and-locale', async (t) => {
+  const framedInit: unknown[] = [];
+  const s = start(
+    t,
+    { mode: 'builder', ssr: false, stackDetails: { apiKey: 'k', environment: 'preview' } },
+    { reply: false },
+  );
+  s.editors.livePreview?.on(
+    'init',
+    () => new Promise((resolve) => setTimeout(() => resolve({ windowType: 'preview' }), 100)),
+  );
+  s.editors.visualBuilder?.on('init', (event) => {
+    framedInit.push(event.data);
+    return { windowType: 'builder', stackDetails: { masterLocale: 'de-ch' }, collab: { enable: true } };
+  });
+  let variantAndLocale = 0;
+  s.editors.visualBuilder?.on('send-variant-and-locale', () => {
+    variantAndLocale++;
+  });
+  await settle(200);
+  t.same(framedInit, [{ isSSR: false, href: PAGE }]);
+  t.equal(s.config.windowType, 'builder', 'a later live-preview reply does not override the builder');
+  t.equal(s.config.stackDetails.masterLocale, 'de-ch');
+  t.equal(s.config.collab.enable, true);
+  t.equal(variantAndLocale, 1);
+  t.equal(s.win.document.getElementById('cslp-tooltip'), null, 'no edit button in the builder window');
+  const before = s.changes();
+  await s.editors.livePreview?.send('client-data-send', { hash: 'h4' });
+  t.equal(s.changes(), before + 1);
+});
+
+t.test('enable false: nothing is sent, tags are cleaned, the timeline still answers', async (t) => {
+  const s = start(
+    t,
+    { enable: false },
+    {
+      body: '<h1 data-cslp="page.p.en-GB.title" data-cslp-button-position="left">A</h1><p data-cslp="page.p.en-GB.x">B</p>',
+    },
+  );
+  await settle(50);
+  t.same(s.received, []);
+  t.equal(s.win.document.querySelectorAll('[data-cslp], [data-cslp-button-position]').length, 0);
+  const timeline = s.framed.editor('timeline');
+  t.match(await timeline.send('send-current-base-route'), { url: /aquasense-60-dishwasher-4711$/ });
+});
+
+t.test('enable false without cleanCslpOnProduction keeps the tags', async (t) => {
+  const s = start(t, { enable: false, cleanCslpOnProduction: false });
+  t.equal(s.win.document.querySelectorAll('[data-cslp]').length, 1);
+});
+
+t.test('leaving the page through a focused link sends url-change with its target', async (t) => {
+  const s = start(t, { ssr: false }, { body: '<a id="next" href="/cs/oven-4712">Oven</a>' });
+  await settle(50);
+  const changes: unknown[] = [];
+  s.editors.livePreview?.on('url-change', (event) => {
+    changes.push(event.data);
+  });
+  (s.win.document.getElementById('next') as HTMLElement).focus();
+  s.win.dispatchEvent(new s.win.Event('pagehide'));
+  await settle();
+  t.same(changes, [{ targetURL: 'https://www.halden.co.uk/cs/oven-4712' }]);
+});
+
+t.test('in preview the edit button exists; the timeline view has none', async (t) => {
+  const s = start(t, { ssr: false });
+  t.ok(s.win.document.getElementById('cslp-tooltip'));
+  const framed = framedSite({ url: `${PAGE}&preview_timestamp=2024-05-01` });
+  t.teardown(() => framed.close());
+  const config = baseConfig();
+  const layer = startLayer(framed.site, config, createSubscribers(crypto), {
+    sanitizer: () => Promise.reject(new Error()),
+  });
+  t.teardown(() => layer.destroy());
+  t.equal(framed.site.document.getElementById('cslp-tooltip'), null);
+});

@@ -1,0 +1,151 @@
+import { editorOrigins, setEntry, setHash } from '../config/config.ts';
+import type { Config } from '../config/types.ts';
+import { BUTTON_POSITION, CSLP, type PageWindow } from '../dom.ts';
+import { createEditButton, type EditButton } from '../edit-button/edit-button.ts';
+import { isTimeline } from '../edit-button/visibility.ts';
+import { logger } from '../logger.ts';
+import {
+  type BuilderInitRequest,
+  CHANNELS,
+  type InitRequest,
+  MODE,
+  RECEIVED,
+  readBuilderInitReply,
+  readClientDataSend,
+  readHistory,
+  readInitReply,
+  SDK_VERSION,
+  SENT,
+  type WindowType,
+} from '../protocol.ts';
+import { handleTimeline, type Sanitize } from '../timeline/timeline.ts';
+import { createChannel } from '../transport/channel.ts';
+import { createPeer } from '../transport/peer.ts';
+import { decorateLinkClicks } from './links.ts';
+import type { Subscribers } from './subscribers.ts';
+
+/**
+ * The running layer (reference b.2): the handshakes with the editor, the live-preview handlers,
+ * the entry-page check, the edit button and the timeline. Failures of the handshake are swallowed
+ * (spec section 8): a page outside the editor simply stays a page.
+ */
+
+/** Code the core loads only when it is needed, so the preview core stays within its budget. */
+export interface Loaders {
+  sanitizer(): Promise<Sanitize>;
+}
+
+export interface Layer {
+  /** Stops listening and sending; the edit button goes away. */
+  destroy(): void;
+}
+
+const ENTRY_PAGE_CHECK_MS = 1500;
+const ignore = (error: unknown) => logger.debug(error);
+
+export function startLayer(win: PageWindow, config: Config, subscribers: Subscribers, loaders: Loaders): Layer {
+  logger.setDebug(config.debug);
+  logger.debug('configuration', config);
+  const doc = win.document;
+  const peer = createPeer(win, editorOrigins(config));
+  const livePreview = createChannel(CHANNELS.livePreview, win, peer);
+  const visualBuilder = createChannel(CHANNELS.visualBuilder, win, peer);
+  const timeline = createChannel(CHANNELS.timeline, win, peer);
+  const cleanups: (() => void)[] = [livePreview.destroy, visualBuilder.destroy, timeline.destroy];
+  let editButton: EditButton | undefined;
+
+  const setWindowType = (type: WindowType) => {
+    config.windowType = type;
+    editButton?.toggle();
+  };
+
+  const handleHistory = () =>
+    livePreview.on(RECEIVED.history, (data) => {
+      const { type } = readHistory(data);
+      if (type === 'forward') win.history.forward();
+      else if (type === 'backward') win.history.back();
+      else win.history.go();
+    });
+
+  const handleClientData = () =>
+    livePreview.on(RECEIVED.clientDataSend, (data) => {
+      setHash(config, readClientDataSend(data).hash);
+      // With SSR the editor reloads the frame itself; otherwise the site refreshes through its subscribers.
+      if (!config.ssr) config.onChange();
+    });
+
+  async function handshake(): Promise<void> {
+    config.onChange = () => subscribers.run();
+    // 3.2.5 runs the subscribers once before its init (reference b.2, step 2).
+    config.onChange();
+    const request: InitRequest = {
+      config: { shouldReload: config.ssr, href: win.location.href, sdkVersion: SDK_VERSION, mode: config.mode },
+    };
+    const reply = readInitReply(await livePreview.send(SENT.init, request));
+    // A builder reply that came first has decided the window already.
+    if (config.windowType === 'builder') return;
+    if (reply.contentTypeUid && reply.entryUid) setEntry(config, reply.contentTypeUid, reply.entryUid);
+    cleanups.push(decorateLinkClicks(win, () => config.hash));
+    setWindowType(reply.windowType ?? 'preview');
+    if (!config.ssr) {
+      const timer = setInterval(() => {
+        livePreview.send(SENT.checkEntryPage, { href: win.location.href }).catch(ignore);
+      }, ENTRY_PAGE_CHECK_MS);
+      cleanups.push(() => clearInterval(timer));
+    }
+    handleHistory();
+    handleClientData();
+  }
+
+  async function builderHandshake(): Promise<void> {
+    const request: BuilderInitRequest = { isSSR: config.ssr, href: win.location.href };
+    const reply = readBuilderInitReply(await visualBuilder.send(SENT.init, request));
+    setWindowType(reply.windowType ?? 'builder');
+    config.stackDetails.masterLocale = reply.masterLocale ?? 'en-us';
+    if (reply.collab) {
+      const { enable, isFeedbackMode, inviteMetadata } = reply.collab;
+      if (typeof enable === 'boolean') config.collab.enable = enable;
+      if (typeof isFeedbackMode === 'boolean') config.collab.isFeedbackMode = isFeedbackMode;
+      if (inviteMetadata) config.collab.inviteMetadata = inviteMetadata as Config['collab']['inviteMetadata'];
+    }
+    handleHistory();
+    if (config.windowType !== 'builder') return;
+    handleClientData();
+    visualBuilder.send(SENT.sendVariantAndLocale).catch(ignore);
+  }
+
+  if (!config.enable) {
+    if (config.cleanCslpOnProduction)
+      for (const element of Array.from(doc.querySelectorAll(`[${CSLP}], [${BUTTON_POSITION}]`))) {
+        element.removeAttribute(CSLP);
+        element.removeAttribute(BUTTON_POSITION);
+      }
+  } else {
+    const start = () => handshake().catch(ignore);
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true });
+    else void start();
+    const url = new URL(win.location.href);
+    if (!isTimeline(url) && (config.editButton.enable || config.mode === MODE.builder)) {
+      editButton = createEditButton(win, config, livePreview);
+      editButton.toggle();
+      cleanups.push(editButton.destroy);
+    }
+    if (config.mode === MODE.builder) builderHandshake().catch(ignore);
+  }
+
+  // Leaving through a focused link tells the editor where the frame goes (3.2.5 uses `unload`,
+  // which browsers are retiring; `pagehide` fires in the same cases).
+  const onLeave = () => {
+    const targetURL = (doc.activeElement as HTMLAnchorElement | null)?.href;
+    if (targetURL) livePreview.send(SENT.urlChange, { targetURL }).catch(ignore);
+  };
+  win.addEventListener('pagehide', onLeave);
+  cleanups.push(() => win.removeEventListener('pagehide', onLeave));
+  handleTimeline(win, timeline, loaders.sanitizer);
+
+  return {
+    destroy() {
+      for (const cleanup of cleanups.splice(0)) cleanup();
+    },
+  };
+}

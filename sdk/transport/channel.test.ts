@@ -1,0 +1,223 @@
+import t, { type Test } from 'tap';
+import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { createChannel } from './channel.ts';
+import { EVENT_MANAGER } from './errors.ts';
+import { createPeer } from './peer.ts';
+
+/**
+ * Our transport against the real advanced-post-message as the editor: both directions, the
+ * envelope byte for byte, the error responses, the timeouts, and the origin rules 3.2.5 lacks.
+ */
+
+function setup(t: Test, allowed = [EDITOR_ORIGIN]) {
+  const framed = framedSite();
+  const channel = createChannel('live-preview', framed.site, createPeer(framed.site, allowed));
+  t.teardown(async () => {
+    channel.destroy();
+    await framed.close();
+  });
+  return { ...framed, channel };
+}
+
+t.test('a request of ours reaches the real editor and its answer resolves the promise', async (t) => {
+  const s = setup(t);
+  const editor = s.editor('live-preview');
+  let received: unknown;
+  editor.on('init', (event) => {
+    received = event.data;
+    return { contentTypeUid: 'page', entryUid: 'blt01', windowType: 'preview' };
+  });
+  const reply = await s.channel.send('init', {
+    config: { shouldReload: false, href: 'x', sdkVersion: '3.2.5', mode: 1 },
+  });
+  t.same(reply, { contentTypeUid: 'page', entryUid: 'blt01', windowType: 'preview' });
+  t.same(received, { config: { shouldReload: false, href: 'x', sdkVersion: '3.2.5', mode: 1 } });
+
+  const request = s.toEditor[0]?.message as Record<string, unknown>;
+  t.same(
+    Object.keys(request),
+    ['eventManager', 'metadata', 'channel', 'error', 'payload', 'type'],
+    'six keys, in order',
+  );
+  t.equal(request.eventManager, EVENT_MANAGER);
+  t.match((request.metadata as { hash: string }).hash, /^init-[0-9a-f]{8}$/);
+  t.equal((request.metadata as { nature: string }).nature, 'REQUEST');
+  t.ok('error' in request && request.error === undefined, 'error key present, undefined');
+  t.equal(s.toEditor[0]?.targetOrigin, EDITOR_ORIGIN, 'posted to the editor origin, not *');
+});
+
+t.test('a request of the real editor is ACKed and answered with the handler result', async (t) => {
+  const s = setup(t);
+  const editor = s.editor('live-preview');
+  s.channel.on('send-current-base-route', async () => ({ url: 'https://www.halden.co.uk/cs' }));
+  t.same(await editor.send('send-current-base-route'), { url: 'https://www.halden.co.uk/cs' });
+  const natures = s.toEditor.map((p) => (p.message.metadata as { nature: string }).nature);
+  t.same(natures, ['ACK', 'RESPONSE'], 'ACK first, then the response');
+  const ack = s.toEditor[0]?.message as Record<string, unknown>;
+  t.same(Object.keys(ack), ['eventManager', 'metadata', 'channel', 'error', 'payload', 'type']);
+  t.equal(ack.payload, undefined);
+});
+
+t.test('a request without a handler is answered NO_REQUEST_LISTENER_FOUND in the library words', async (t) => {
+  const s = setup(t);
+  const editor = s.editor('live-preview');
+  await t.rejects(editor.send('foo'), {
+    code: 'NO_REQUEST_LISTENER_FOUND',
+    message: 'contentstack-adv-post-message: No request listener found for event "foo"',
+  });
+});
+
+t.test('a throwing handler answers CODE_RETURNED_ERROR instead of leaving the editor waiting', async (t) => {
+  const s = setup(t);
+  const editor = s.editor('live-preview');
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args);
+  t.teardown(() => {
+    console.error = original;
+  });
+  s.channel.on('history', () => {
+    throw new Error('boom');
+  });
+  await t.rejects(editor.send('history', { type: 'sideways' }), {
+    code: 'CODE_RETURNED_ERROR',
+    message: 'contentstack-adv-post-message: The code returned an error',
+  });
+  t.equal(errors.length, 1, 'the failure is logged');
+});
+
+t.test('the editor error response rejects our request with its code', async (t) => {
+  const s = setup(t);
+  s.editor('live-preview');
+  await t.rejects(s.channel.send('check-entry-page', { href: 'x' }), { code: 'NO_REQUEST_LISTENER_FOUND' });
+});
+
+t.test('without an ACK a request fails after about one second', async (t) => {
+  const s = setup(t);
+  const started = Date.now();
+  await t.rejects(s.channel.send('init', {}), {
+    code: 'NO_ACK_RECEIVED',
+    message: 'contentstack-adv-post-message: The ACK was not received',
+  });
+  const elapsed = Date.now() - started;
+  t.ok(elapsed >= 950 && elapsed < 3000, `failed after ${elapsed} ms`);
+});
+
+t.test('after the ACK a slow answer is still awaited', async (t) => {
+  const s = setup(t);
+  const editor = s.editor('live-preview');
+  editor.on('init', () => new Promise((resolve) => setTimeout(() => resolve({ windowType: 'preview' }), 1300)));
+  t.same(await s.channel.send('init', {}), { windowType: 'preview' });
+});
+
+t.test('a closed editor window fails pending requests with WINDOW_CLOSED', async (t) => {
+  const s = setup(t);
+  const sent = s.channel.send('init', {});
+  s.parent.closed = true;
+  await t.rejects(sent, { code: 'WINDOW_CLOSED' });
+});
+
+t.test('a page that is not framed fails at once with WINDOW_NOT_FOUND and posts nothing', async (t) => {
+  const s = setup(t);
+  Object.defineProperty(s.site, 'parent', { value: s.site });
+  const lonely = createChannel('live-preview', s.site, createPeer(s.site, [EDITOR_ORIGIN]));
+  t.teardown(() => lonely.destroy());
+  await t.rejects(lonely.send('init', {}), { code: 'WINDOW_NOT_FOUND' });
+});
+
+t.test('messages from a foreign origin or another window are ignored: no ACK, no handler', async (t) => {
+  const s = setup(t);
+  let calls = 0;
+  s.channel.on('client-data-send', () => {
+    calls++;
+  });
+  const request = {
+    eventManager: EVENT_MANAGER,
+    metadata: { hash: 'client-data-send-0badc0de', nature: 'REQUEST' },
+    channel: 'live-preview',
+    error: undefined,
+    payload: { hash: 'evil' },
+    type: 'client-data-send',
+  };
+  s.inject(request, { origin: 'https://evil.example' });
+  s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
+  await settle();
+  t.equal(calls, 0);
+  t.equal(s.toEditor.length, 0, 'nothing posted back');
+
+  s.inject(request, { origin: EDITOR_ORIGIN });
+  await settle();
+  t.equal(calls, 1, 'the same message from the parent and the editor origin is handled');
+});
+
+t.test('malformed envelopes are dropped before any handler', async (t) => {
+  const s = setup(t);
+  let calls = 0;
+  s.channel.on('client-data-send', () => {
+    calls++;
+  });
+  const good = {
+    eventManager: EVENT_MANAGER,
+    metadata: { hash: 'h-00000000', nature: 'REQUEST' },
+    channel: 'live-preview',
+    error: undefined,
+    payload: {},
+    type: 'client-data-send',
+  };
+  for (const bad of [
+    null,
+    'text',
+    { ...good, eventManager: 'other' },
+    { ...good, channel: 'visual-builder' },
+    { ...good, type: '' },
+    { ...good, type: 7 },
+    { ...good, metadata: null },
+    { ...good, metadata: { nature: 'REQUEST' } },
+    { ...good, metadata: { hash: 'x'.repeat(201), nature: 'REQUEST' } },
+    { ...good, error: 'oops' },
+  ])
+    s.inject(bad, { origin: EDITOR_ORIGIN });
+  s.inject({ ...good, metadata: { hash: 'h-1', nature: 'SHOUT' } }, { origin: EDITOR_ORIGIN });
+  await settle();
+  t.equal(calls, 0);
+  t.equal(s.toEditor.length, 0);
+});
+
+t.test('before the editor origin is known a message goes to each allowlisted origin, never to *', async (t) => {
+  const other = 'https://eu-app.contentstack.com';
+  const s = setup(t, [other, EDITOR_ORIGIN]);
+  const editor = s.editor('live-preview');
+  editor.on('init', () => ({ windowType: 'preview' }));
+  await s.channel.send('init', {});
+  t.same(
+    s.toEditor.map((p) => p.targetOrigin),
+    [other, EDITOR_ORIGIN],
+    'one copy per allowlisted origin; only the matching one is delivered',
+  );
+  s.toEditor.length = 0;
+  await s.channel.send('init', {});
+  t.same(
+    s.toEditor.map((p) => p.targetOrigin),
+    [EDITOR_ORIGIN],
+    'once the editor has spoken, its origin only',
+  );
+});
+
+t.test('a frame whose parent origin is known and not allowlisted posts nothing', async (t) => {
+  const s = setup(t);
+  Object.defineProperty(s.site.location, 'ancestorOrigins', { value: ['https://evil.example'] });
+  const guarded = createChannel('live-preview', s.site, createPeer(s.site, [EDITOR_ORIGIN]));
+  t.teardown(() => guarded.destroy());
+  await t.rejects(guarded.send('init', {}), { code: 'WINDOW_NOT_FOUND' });
+  t.equal(s.toEditor.length, 0);
+});
+
+t.test('destroy cancels pending requests and an empty channel id is refused', async (t) => {
+  const s = setup(t);
+  const sent = s.channel.send('init', {});
+  s.channel.destroy();
+  await t.rejects(sent, { code: 'EVENT_CANCELLED' });
+  t.throws(() => createChannel('', s.site, createPeer(s.site, [])), {
+    message: 'contentstack-adv-post-message: The channelId is required',
+  });
+});

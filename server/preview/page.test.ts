@@ -1,0 +1,73 @@
+import t from 'tap';
+import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
+import type { PreviewConfig } from './config.ts';
+import { previewCsp } from './page.ts';
+
+/**
+ * What a preview response adds (contract section 6): the layer's script and its JSON config, a CSP
+ * that lets only the editor frame it, no caching; plain pages carry none of it.
+ */
+
+const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
+const SCRIPT = '/assets/sdk/preview-test.js';
+const preview: PreviewConfig = {
+  apiKey: 'blt-key',
+  environment: 'preview',
+  branch: '',
+  editorOrigins: ['https://app.contentstack.com', 'http://127.0.0.1:4100'],
+  ssr: false,
+  draftToken: undefined,
+};
+const app = await demoServer({ assets: { ...testAssets, previewScript: SCRIPT }, preview, htmlCache: false });
+t.teardown(() => app.close());
+const get = (url: string) => app.inject({ url, headers: { host: HOSTS.uk } });
+
+t.test('a preview request gets the script, its configuration, editor-only framing and no caching', async (t) => {
+  const res = await get(`${DISHWASHER}?live_preview=h1&content_type_uid=page&entry_uid=4711`);
+  t.equal(res.statusCode, 200);
+  t.match(res.body, `<script src="${SCRIPT}" defer="">`);
+  const config = /<script type="application\/json" id="vitrine-preview-config">([^<]*)<\/script>/.exec(res.body);
+  t.ok(config, 'the configuration is a JSON data block, not inline code');
+  t.same(JSON.parse(config?.[1] ?? 'null'), {
+    init: {
+      ssr: false,
+      mode: 'preview',
+      stackDetails: { apiKey: 'blt-key', environment: 'preview', branch: '' },
+      clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
+      editorOrigins: ['https://app.contentstack.com', 'http://127.0.0.1:4100'],
+    },
+  });
+  const csp = res.headers['content-security-policy'] as string;
+  t.match(csp, /(^|;)frame-ancestors https:\/\/app\.contentstack\.com http:\/\/127\.0\.0\.1:4100$/);
+  t.notMatch(csp, /frame-ancestors 'self'/);
+  t.match(csp, /script-src 'self'/, 'the rest of the policy stays');
+  t.equal(res.headers['x-frame-options'], undefined, 'no X-Frame-Options contradicting the CSP');
+  t.equal(res.headers['cache-control'], 'private, no-store');
+});
+
+t.test('the live route is a preview response too', async (t) => {
+  const res = await get('/cs/live?entry_uid=4711');
+  t.equal(res.statusCode, 200);
+  t.match(res.body, SCRIPT);
+  t.match(res.headers['content-security-policy'], /frame-ancestors https:\/\/app\.contentstack\.com/);
+  t.equal(res.headers['cache-control'], 'private, no-store');
+});
+
+t.test('plain pages and invalid hashes carry no preview bytes and frame only themselves', async (t) => {
+  for (const url of [DISHWASHER, `${DISHWASHER}?live_preview=not/a/hash`]) {
+    const res = await get(url);
+    t.notMatch(res.body, /preview|cslp/i, url);
+    t.match(res.headers['content-security-policy'], /frame-ancestors 'self'/, url);
+  }
+});
+
+t.test('previewCsp replaces frame-ancestors wherever it stands and keeps every other directive', async (t) => {
+  t.equal(
+    previewCsp("default-src 'self';frame-ancestors 'self';script-src 'self'", ['https://a.example']),
+    "default-src 'self';script-src 'self';frame-ancestors https://a.example",
+  );
+  t.equal(
+    previewCsp('', ['https://a.example', 'https://b.example']),
+    'frame-ancestors https://a.example https://b.example',
+  );
+});

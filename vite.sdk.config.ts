@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import ts from 'typescript';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The live-preview layer's build (`vite build --app -c vite.sdk.config.ts`), three outputs in order:
+ * - `chunks`: the lazy chunks the standalone script imports by URL (sanitiser, page morph; later
+ *   the visual builder and collaboration), ES modules with hashed names in dist/client/sdk/;
+ * - `standalone`: the script preview pages load, one IIFE in dist/client/sdk/ that knows the
+ *   chunks' file names; the server finds it through `.vite/sdk-manifest.json`;
+ * - `library`: the ES module with the public API for any site, with its types, in dist/sdk/.
+ * Manifests sit in dist/client/.vite/, which the static server never serves.
+ * See docs/decisions/0005-preview-transport.md.
+ */
+
+const CLIENT_DIR = 'dist/client';
+const CHUNKS_MANIFEST = '.vite/sdk-chunks.json';
+/** Read by server/render/assets.ts. */
+const SDK_MANIFEST = '.vite/sdk-manifest.json';
+const STANDALONE_ENTRY = 'sdk/site/standalone.ts';
+const CHUNK_ENTRIES = { sanitize: 'sdk/sanitize.ts', morph: 'sdk/site/morph.ts' };
+
+/** `virtual:vitrine-sdk-chunks`: the chunk file names, read from the manifest the chunks build wrote. */
+function chunkNames(): Plugin {
+  const id = 'virtual:vitrine-sdk-chunks';
+  return {
+    name: 'vitrine-sdk-chunks',
+    applyToEnvironment: (environment) => environment.name === 'standalone',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load(loaded) {
+      if (loaded !== `\0${id}`) return undefined;
+      const manifest = JSON.parse(readFileSync(resolve(CLIENT_DIR, CHUNKS_MANIFEST), 'utf8')) as Record<
+        string,
+        { file: string }
+      >;
+      // Both builds write into sdk/: the script imports its chunks relative to itself.
+      const names = Object.fromEntries(
+        Object.entries(CHUNK_ENTRIES).map(([name, src]) => [name, manifest[src]?.file.replace(/^sdk\//, '')]),
+      );
+      return `export default ${JSON.stringify(names)};`;
+    },
+  };
+}
+
+/** Declaration files of the public API, beside the library build. */
+function declarations(outDir: string): Plugin {
+  return {
+    name: 'vitrine-sdk-declarations',
+    applyToEnvironment: (environment) => environment.name === 'library',
+    closeBundle() {
+      const program = ts.createProgram(['sdk/index.ts'], {
+        declaration: true,
+        emitDeclarationOnly: true,
+        allowImportingTsExtensions: true,
+        rewriteRelativeImportExtensions: true,
+        strict: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+        types: [],
+        skipLibCheck: true,
+        rootDir: 'sdk',
+        outDir,
+      });
+      const result = program.emit();
+      const errors = ts.getPreEmitDiagnostics(program).concat(result.diagnostics);
+      if (errors.length > 0)
+        throw new Error(
+          ts.formatDiagnostics(errors, {
+            getCanonicalFileName: (f) => f,
+            getCurrentDirectory: () => '.',
+            getNewLine: () => '\n',
+          }),
+        );
+    },
+  };
+}
+
+const shared = { target: 'es2022', emptyOutDir: false, copyPublicDir: false } as const;
+
+export default defineConfig({
+  publicDir: false,
+  plugins: [chunkNames(), declarations('dist/sdk/types')],
+  environments: {
+    chunks: {
+      consumer: 'client',
+      build: {
+        ...shared,
+        outDir: CLIENT_DIR,
+        manifest: CHUNKS_MANIFEST,
+        rollupOptions: {
+          input: CHUNK_ENTRIES,
+          // Imported by URL at run time: keep their exports.
+          preserveEntrySignatures: 'exports-only',
+          output: { format: 'es', entryFileNames: 'sdk/[name]-[hash].js', chunkFileNames: 'sdk/[name]-[hash].js' },
+        },
+      },
+    },
+    standalone: {
+      consumer: 'client',
+      build: {
+        ...shared,
+        outDir: CLIENT_DIR,
+        manifest: SDK_MANIFEST,
+        rollupOptions: {
+          input: { preview: STANDALONE_ENTRY },
+          output: { format: 'iife', entryFileNames: 'sdk/[name]-[hash].js' },
+        },
+      },
+    },
+    library: {
+      consumer: 'client',
+      build: {
+        ...shared,
+        emptyOutDir: true,
+        outDir: 'dist/sdk',
+        lib: { entry: 'sdk/index.ts', formats: ['es'], fileName: 'index' },
+      },
+    },
+  },
+  builder: {
+    async buildApp(builder) {
+      // In this order: the standalone script reads the chunks' manifest.
+      for (const name of ['chunks', 'standalone', 'library']) {
+        const environment = builder.environments[name];
+        if (environment) await builder.build(environment);
+      }
+    },
+  },
+});
