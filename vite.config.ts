@@ -9,6 +9,7 @@ export const ISLAND_ENTRIES = {
   runtime: 'islands/main.ts',
   header: 'islands/header/Header.tsx',
   parallax: 'islands/parallax/Parallax.tsx',
+  price: 'islands/price/Price.tsx',
 };
 
 export default defineConfig({

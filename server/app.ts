@@ -1,24 +1,28 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyMiddie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyUnderPressure from '@fastify/under-pressure';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import type { Site, SitesConfig } from '../common/site.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts'; // data layer (issue 8)
+import { type PreviewConfig, readPreviewConfig } from './preview/config.ts'; // live preview (issue 9)
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
 import { HtmlCache } from './render/html-cache.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
+import { draftRoutes } from './routes/drafts.ts'; // live preview (issue 9)
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { createHostResolver } from './sites/resolve.ts';
@@ -63,7 +67,66 @@ export interface ServerOptions {
   /** The GraphQL data backend: the embedded one at /graphql, unless `data.url` names another. */
   data?: DataOptions;
   // --- end data layer ---
+  // --- resilience (issue 10) ---
+  /** Overrides of the load-shedding thresholds (tests use tiny ones). */
+  pressure?: PressureOptions;
+  /** Log a line per request (Fastify's request logging); off keeps errors and warnings only. Default on. */
+  requestLogging?: boolean;
+  /** How long a rendered page is fresh in the HTML cache; then it is served stale while it re-renders. */
+  htmlCacheTtlMs?: number;
+  // --- end resilience ---
+  // --- live preview (issue 9) ---
+  /** Editor origins, stack and draft token; read from the environment (PREVIEW_*, EDITOR_ORIGINS) when absent. */
+  preview?: PreviewConfig;
+  // --- end live preview ---
 }
+
+// --- resilience (issue 10) ---
+export interface PressureOptions {
+  /** Mean event-loop delay (ms) over one sample above which requests are shed. */
+  maxEventLoopDelay?: number;
+  maxHeapUsedBytes?: number;
+  /** How often the process is sampled (ms). */
+  sampleInterval?: number;
+  /** Seconds a shed client is told to wait (`Retry-After`). */
+  retryAfter?: number;
+}
+
+/**
+ * Shedding thresholds: well past anything a saturated benchmark produces (its event loop runs at full
+ * utilisation with mean delays of tens of ms), but before the process stalls or runs out of heap.
+ */
+const PRESSURE_DEFAULTS = {
+  maxEventLoopDelay: 1000,
+  maxHeapUsedBytes: Math.round(getHeapStatistics().heap_size_limit * 0.9),
+  sampleInterval: 500,
+  retryAfter: 10,
+} satisfies PressureOptions;
+
+/**
+ * The headers @fastify/helmet sets for `options`. The plugin rebuilds helmet's middleware (and
+ * re-parses the CSP) on every request; for one fixed configuration the result never changes, so it
+ * is taken once from a throwaway instance and then set as plain headers.
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(fastifyHelmet, options);
+  probe.get('/', async () => 'probe');
+  const response = await probe.inject({ url: '/' });
+  await probe.close();
+  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+  return Object.fromEntries(
+    Object.entries(response.headers)
+      .filter(([name, value]) => !own.has(name) && typeof value === 'string')
+      .map(([name, value]) => [name, value as string]),
+  );
+}
+
+/** What a shed request gets: static, so shedding costs next to nothing. */
+const SHED_BODY =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
+  '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
+// --- end resilience ---
 
 /** Paths served the same for every host: built assets, demo images, health. */
 const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
@@ -73,6 +136,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const dev = options.dev ?? false;
   const app = Fastify({
     logger: options.logger ?? false,
+    // Issue 10: two log lines per request cost more than serving a cached page; off in production.
+    ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     trustProxy: options.trustProxy || false,
     // Bounded requests and slow-client protection (issue 10, security case 16).
     bodyLimit: 256 * 1024,
@@ -103,18 +168,42 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const htmlCache =
     options.htmlCache === false
       ? undefined
-      : new HtmlCache({ maxEntries: 2000, ttlMs: options.content ? 60_000 : 10 * 60_000 });
+      : new HtmlCache({
+          maxEntries: 2000,
+          ttlMs: options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000),
+        });
   // Any content source that can announce changes (the embedded store) empties the page cache.
   const invalidating = content as Partial<EmbeddedStore>;
   if (htmlCache && typeof invalidating.onInvalidate === 'function') invalidating.onInvalidate(() => htmlCache.clear());
-  const deps = { sites, content, messages, assets, htmlCache, dev };
+  const preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
+  const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
 
+  // --- resilience (issue 10): shed load with 503 + Retry-After before the event loop stalls ---
+  // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
+  app.server.headersTimeout = Math.min(10_000, options.timeouts?.requestMs ?? 30_000);
+  const pressure = { ...PRESSURE_DEFAULTS, ...options.pressure };
+  await app.register(fastifyUnderPressure, {
+    maxEventLoopDelay: pressure.maxEventLoopDelay,
+    maxHeapUsedBytes: pressure.maxHeapUsedBytes,
+    sampleInterval: pressure.sampleInterval,
+    pressureHandler: (request, reply, type) => {
+      // Orchestrators must still see the process alive (contract section 8): health is never shed.
+      if (request.routeOptions.config?.anyHost) return;
+      request.log.warn({ type }, 'Under pressure: request shed');
+      reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
+      reply.type('text/html; charset=utf-8');
+      // under-pressure sends what the handler returns as the body (its types say void).
+      return SHED_BODY as unknown as undefined;
+    },
+  });
+  // --- end resilience ---
   if (options.devMiddleware) {
     await app.register(fastifyMiddie);
     app.use(options.devMiddleware);
   }
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  // --- issue 10: helmet's headers are the same for every response: worked out once, not per request ---
+  const securityHeaders = await helmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -134,6 +223,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Cross-origin isolation headers would block images a CMS serves from its own CDN.
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
+  });
+  // --- end issue 10 ---
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,
@@ -189,6 +283,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   healthRoutes(app);
   contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
   buildRoutes(app, { assets });
+  // --- live preview (issue 9): drafts are files of the embedded store ---
+  if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
+  // --- end live preview ---
   pageRoutes(app, deps);
   // --- data layer (issue 8) ---
   if (!options.data?.url) {

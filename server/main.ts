@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     ? createUpstreamContentService({
         contentServiceUrl: env.CONTENT_SERVICE_URL,
         appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
-        cacheTtlMs: 60_000,
+        cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000,
         staleMs: 10 * 60_000,
         maxEntries: 20_000,
       })
@@ -35,8 +35,18 @@ async function main(): Promise<void> {
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
     trustProxy: env.TRUST_PROXY,
-    // bench (issue 10): HTML_CACHE=off for the uncached rows.
+    // --- data layer (issue 8) ---
+    data: {
+      url: env.GRAPHQL_URL,
+      tokenSecret: env.GRAPHQL_TOKEN_SECRET,
+      demoChangeMs: env.GRAPHQL_DEMO_CHANGE_MS,
+    },
+    // --- end data layer ---
+    // Issue 10: HTML_CACHE=off for the bench's uncached rows; per-request log lines in development
+    // only (production logs warnings, errors and lifecycle: two lines per request cost more than a cached page).
     htmlCache: env.HTML_CACHE !== 'off',
+    htmlCacheTtlMs: env.HTML_CACHE_TTL_MS,
+    requestLogging: dev,
     logger: dev
       ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
       : { level: 'info' },

@@ -12,6 +12,7 @@ export const testAssets = manifestFromVite({
   '_react.js': { file: 'react-test.js' },
   'islands/header/Header.tsx': { file: 'header-test.js', imports: ['_react.js'], isEntry: true },
   'islands/parallax/Parallax.tsx': { file: 'parallax-test.js', imports: ['_react.js'], isEntry: true },
+  'islands/price/Price.tsx': { file: 'price-test.js', imports: ['_react.js'], isEntry: true },
   ...Object.fromEntries(
     LAYOUT_NAMES.map((name) => [`client/layouts/${name}.css`, { file: `${name}-test.css`, isEntry: true }]),
   ),

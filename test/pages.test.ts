@@ -264,3 +264,14 @@ t.test('{path}/_payload.json is the assembled page as JSON, under the same URL r
   const home = await get(HOSTS.uk, '/?/_payload.json');
   t.match(home.headers['content-type'], /text\/html/, 'a payload path in the query is the normal page');
 });
+
+t.test('with GRAPHQL_URL the live price island connects to that backend', async (t) => {
+  const elsewhere = await demoServer({ data: { url: 'https://data.example.com/graphql' } });
+  t.teardown(() => elsewhere.close());
+  const res = await elsewhere.inject({ url: DISHWASHER_UK, headers: { host: HOSTS.uk } });
+  t.match(
+    res.body,
+    /<vitrine-island data-name="price"[^>]*&quot;endpoint&quot;:&quot;https:\/\/data.example.com\/graphql&quot;/,
+  );
+  t.match(res.headers['content-security-policy'], /connect-src 'self' https:\/\/data.example.com/);
+});

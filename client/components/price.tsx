@@ -1,12 +1,8 @@
-// --- live price (issue 8, data layer) ---
 import LivePrice, { type LivePriceProps } from '../../islands/price/Price.tsx';
-// --- end live price ---
 import { pricingFootnotes } from '../page/footnotes.ts';
 import { Cite } from '../render/cite.tsx';
 import { useRender } from '../render/context.ts';
-// --- live price (issue 8, data layer) ---
 import { Island } from '../render/island.tsx';
-// --- end live price ---
 
 /**
  * A price in the storefront's currency with the citations of its pricing footnotes.
@@ -28,7 +24,7 @@ export function Price({
   cslp?: { 'data-cslp'?: string };
   productId?: string;
 }) {
-  const { formatPrice, t, locale } = useRender();
+  const { formatPrice, t, locale, dataEndpoint } = useRender();
   const formatted = formatPrice(price.amount, price.currency);
   // --- live price (issue 8, data layer) ---
   const live: LivePriceProps | null =
@@ -36,6 +32,7 @@ export function Price({
       ? {
           productId,
           locale,
+          ...(dataEndpoint ? { endpoint: dataEndpoint } : {}),
           amount: price.amount,
           formatted,
           labels: {

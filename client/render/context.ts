@@ -19,6 +19,8 @@ export interface RenderContext {
   /** Components before this index are above the fold: only the first hero gets fetchpriority=high. */
   firstHeroUid: string | undefined;
   dev: boolean;
+  /** The data backend islands talk to, when it is not this site's own `/graphql`. */
+  dataEndpoint: string | undefined;
 }
 
 export const Render = createContext<RenderContext | null>(null);

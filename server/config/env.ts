@@ -21,6 +21,17 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String()),
   // bench (issue 10): `off` renders every request, for the uncached benchmark rows.
   HTML_CACHE: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
+  // Freshness of rendered pages and of upstream content reads (the bench's load test shortens both).
+  HTML_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
+  CONTENT_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
+  // --- data layer (issue 8) ---
+  // Another GraphQL backend instead of the embedded one (contract section 5).
+  GRAPHQL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // HMAC secret of bearer tokens; 32 characters at least (server/data/auth.ts MIN_SECRET_LENGTH).
+  GRAPHQL_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  // How often the demo changes a price, in ms; 0 turns it off (tests that set prices themselves).
+  GRAPHQL_DEMO_CHANGE_MS: Type.Optional(Type.Integer({ minimum: 0 })),
+  // --- end data layer ---
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -90,7 +90,8 @@ export function createCatalog(seeds: readonly ProductSeed[]): Catalog {
     }
     const next: Product = {
       ...current,
-      price: change.amount === undefined ? current.price : priceOf(current.locale, change.amount, current.price.currency),
+      price:
+        change.amount === undefined ? current.price : priceOf(current.locale, change.amount, current.price.currency),
       availability: change.availability ?? current.availability,
       version: current.version + 1,
     };
@@ -110,9 +111,9 @@ export function createCatalog(seeds: readonly ProductSeed[]): Catalog {
       wake?.();
     };
     for (const k of keys) {
-      let set = listeners.get(k);
-      if (!set) listeners.set(k, (set = new Set()));
+      const set = listeners.get(k) ?? new Set();
       set.add(listener);
+      listeners.set(k, set);
     }
     open++;
     const close = () => {
@@ -223,7 +224,9 @@ function seedOf(entry: Record<string, unknown>, locale: string): ProductSeed | n
     name: entry.name,
     amount: price.amount,
     currency: price.currency,
-    ...(footnotes ? { pricingFootnotes: footnotes.map((f) => ({ code: f.code, formattedFootnote: f.formattedFootnote })) } : {}),
+    ...(footnotes
+      ? { pricingFootnotes: footnotes.map((f) => ({ code: f.code, formattedFootnote: f.formattedFootnote })) }
+      : {}),
   };
 }
 

@@ -6,9 +6,11 @@ import {
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
+  type GraphQLNullableType,
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
+  type GraphQLType,
 } from 'graphql';
 import { isValidLocaleCode } from '../../common/locales.ts';
 import { CATALOG_WRITE, type Viewer } from './auth.ts';
@@ -28,8 +30,8 @@ export interface DataContext {
 /** One request or subscription asks for at most this many products. */
 export const MAX_IDS = 50;
 
-const nonNull = <T extends Parameters<typeof GraphQLNonNull>[0]>(type: T) => new GraphQLNonNull(type);
-const list = <T extends Parameters<typeof GraphQLList>[0]>(type: T) => new GraphQLList(type);
+const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
+const list = <T extends GraphQLType>(type: T) => new GraphQLList(type);
 
 const AvailabilityType = new GraphQLEnumType({
   name: 'Availability',
@@ -163,7 +165,7 @@ const SubscriptionType = new GraphQLObjectType<unknown, DataContext>({
         checkIds(args.ids);
         return catalog.watch(args.ids, args.locale);
       },
-      resolve: (product: Product) => product,
+      resolve: (product) => product,
     },
   },
 });

@@ -16,6 +16,8 @@ export interface AssetManifest {
   documentAssets(layout: LayoutName, islands: readonly string[]): DocumentAssets;
   /** Every file the page loads with these islands, for the bench's byte counts. */
   scriptFiles(islands: readonly string[]): string[];
+  /** The live-preview script (issue 9, `vite.sdk.config.ts`); absent when the SDK is not built. */
+  previewScript?: string;
 }
 
 interface ViteManifestChunk {
@@ -31,9 +33,14 @@ export const ISLAND_SOURCES: Record<string, string> = {
   runtime: 'islands/main.ts',
   header: 'islands/header/Header.tsx',
   parallax: 'islands/parallax/Parallax.tsx',
+  price: 'islands/price/Price.tsx',
 };
 
-export function manifestFromVite(manifest: ViteManifest, builtAt = 0): AssetManifest {
+/** The SDK build's entry for the standalone preview script; must match vite.sdk.config.ts. */
+const PREVIEW_SCRIPT_SOURCE = 'sdk/site/standalone.ts';
+
+export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifest?: ViteManifest): AssetManifest {
+  const previewFile = sdkManifest?.[PREVIEW_SCRIPT_SOURCE]?.file;
   const chunk = (src: string) => {
     const found = manifest[src];
     if (!found) throw new Error(`The build manifest has no entry for ${src}: run \`npm run build\``);
@@ -52,6 +59,7 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0): AssetMani
     return src;
   };
   const url = (file: string) => ASSETS_PREFIX + file;
+  const documentAssetsMemo = new Map<string, DocumentAssets>();
   const scriptFiles = (islands: readonly string[]) => {
     if (islands.length === 0) return [];
     const files = new Set<string>();
@@ -63,14 +71,21 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0): AssetMani
     build: { id: createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12), timestamp: builtAt },
     islandUrl: (name) => url(chunk(islandSource(name)).file),
     documentAssets(layout, islands) {
+      // Issue 10: the same few layout and island sets on every page: worked out once each (read-only).
+      const key = `${layout}|${islands.join(',')}`;
+      const known = documentAssetsMemo.get(key);
+      if (known) return known;
       const files = scriptFiles(islands);
-      return {
+      const assets = Object.freeze({
         stylesheet: url(chunk(`client/layouts/${layout}.css`).file),
         runtime: files.length ? url(chunk(ISLAND_SOURCES.runtime as string).file) : null,
-        modulePreloads: files.slice(1).map(url),
-      };
+        modulePreloads: Object.freeze(files.slice(1).map(url)) as string[],
+      });
+      if (documentAssetsMemo.size < 1000) documentAssetsMemo.set(key, assets);
+      return assets;
     },
     scriptFiles,
+    ...(previewFile ? { previewScript: ASSETS_PREFIX + previewFile } : {}),
   };
 }
 
@@ -83,5 +98,18 @@ export function loadAssetManifest(clientDir: string): AssetManifest {
   } catch {
     throw new Error(`No build found in ${clientDir}: run \`npm run build\` (npm start builds automatically)`);
   }
-  return manifestFromVite(JSON.parse(raw) as ViteManifest, Math.round(statSync(file).mtimeMs));
+  return manifestFromVite(
+    JSON.parse(raw) as ViteManifest,
+    Math.round(statSync(file).mtimeMs),
+    readSdkManifest(clientDir),
+  );
+}
+
+/** The SDK build's manifest, written after the client build into the same folder; absent before it runs. */
+function readSdkManifest(clientDir: string): ViteManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(clientDir, '.vite', 'sdk-manifest.json'), 'utf8')) as ViteManifest;
+  } catch {
+    return undefined;
+  }
 }

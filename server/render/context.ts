@@ -29,6 +29,8 @@ export function createRenderContext(options: {
   footnote?: (id: string) => Footnote | undefined;
   firstHeroUid?: string;
   dev: boolean;
+  /** GRAPHQL_URL when the site uses another data backend; islands then connect there. */
+  dataEndpoint?: string;
 }): RenderContext {
   const { preview } = options;
   return {
@@ -42,5 +44,6 @@ export function createRenderContext(options: {
     islandUrl: (name) => options.assets.islandUrl(name),
     firstHeroUid: options.firstHeroUid,
     dev: options.dev,
+    dataEndpoint: options.dataEndpoint,
   };
 }

@@ -77,7 +77,9 @@ export class HtmlCache {
 }
 
 /** Collects a rendered stream into one buffer (a cached page is sent whole, with an ETag). */
-export async function collect(stream: Readable): Promise<Buffer> {
+export async function collect(stream: Readable | string | Buffer): Promise<Buffer> {
+  if (typeof stream === 'string') return Buffer.from(stream, 'utf8');
+  if (Buffer.isBuffer(stream)) return stream;
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks);

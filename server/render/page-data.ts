@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Alternate } from '../../client/page/head.ts';
 import type { SwitcherLink } from '../../client/page/model.ts';
 import type { PageEntry, TemplateEntry } from '../../common/content.ts';
@@ -27,20 +28,23 @@ async function equivalentPath(
   locale: string,
   uuid: string,
 ): Promise<string | null> {
-  if (uuid === HOME_PAGE_ID) return (await content.hasPage(uuid, locale)) ? homePath(site, locale) : null;
+  // getPage rather than hasPage: a fault must reach the caller's fault watch (watchFaults) to keep
+  // a links list with a missing alternate out of the memo.
+  if (uuid === HOME_PAGE_ID) return (await pathIn(content, site, locale, uuid)) ? homePath(site, locale) : null;
   return pathIn(content, site, locale, uuid);
 }
 
-const displayNames = new Map<string, Intl.DisplayNames>();
+/** Display names never change for the life of the process: each is worked out once. */
+const displayNames = new Map<string, string>();
 function displayName(inLocale: string, type: 'language' | 'region', code: string): string {
-  const key = `${inLocale}|${type}`;
-  let names = displayNames.get(key);
-  if (!names) {
-    names = new Intl.DisplayNames([intlLocale(inLocale)], { type });
-    displayNames.set(key, names);
+  const key = `${inLocale}|${type}|${code}`;
+  let label = displayNames.get(key);
+  if (label === undefined) {
+    const name = new Intl.DisplayNames([intlLocale(inLocale)], { type }).of(code) ?? code;
+    label = name.charAt(0).toLocaleUpperCase(intlLocale(inLocale)) + name.slice(1);
+    displayNames.set(key, label);
   }
-  const name = names.of(code) ?? code;
-  return name.charAt(0).toLocaleUpperCase(intlLocale(inLocale)) + name.slice(1);
+  return label;
 }
 
 export interface PageLinks {
@@ -96,6 +100,55 @@ export async function pageLinks(
   });
   countries.sort((a, b) => a.label.localeCompare(b.label, intlLocale(locale)));
   return { alternates, languages, countries };
+}
+
+/**
+ * pageLinks reads the page in every locale of every storefront (29 reads): the result is the same
+ * for every request of a page until content changes, so it is kept per storefront, locale and page.
+ * A result built while content reads failed (a missing alternate) is not kept.
+ */
+export class PageLinksMemo {
+  #memo: LRUCache<string, PageLinks>;
+
+  constructor(options: { maxEntries: number; ttlMs: number }) {
+    this.#memo = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs });
+  }
+
+  async get(content: ContentService, config: SitesConfig, site: Site, locale: string, uuid: string) {
+    const key = `${site.host}\u0000${locale}\u0000${uuid}`;
+    const kept = this.#memo.get(key);
+    if (kept) return kept;
+    const watched = watchFaults(content);
+    const links = await pageLinks(watched.content, config, site, locale, uuid);
+    if (!watched.faulted()) this.#memo.set(key, links);
+    return links;
+  }
+
+  clear(): void {
+    this.#memo.clear();
+  }
+}
+
+/**
+ * The content service with every failed read counted, including the ones a caller swallows (an
+ * alternate link left out, a template skipped): what was built from it is degraded and not cached.
+ */
+export function watchFaults(content: ContentService): { content: ContentService; faulted(): boolean } {
+  let faults = 0;
+  const watch = <T>(read: Promise<T>): Promise<T> =>
+    read.catch((error: unknown) => {
+      faults++;
+      throw error;
+    });
+  return {
+    content: {
+      getPage: (uuid, locale, preview) => watch(content.getPage(uuid, locale, preview)),
+      getEntry: (type, uid, locale, preview) => watch(content.getEntry(type, uid, locale, preview)),
+      getApplicationConfiguration: (host, locale) => watch(content.getApplicationConfiguration(host, locale)),
+      hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
+    },
+    faulted: () => faults > 0,
+  };
 }
 
 /** Loads the template of a page; a failure is logged and the page renders without it (spec section 8). */

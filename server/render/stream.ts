@@ -1,23 +1,105 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ReactElement } from 'react';
-import { renderToPipeableStream } from 'react-dom/server';
+// Issue 10: React's own renderToPipeableStream, from the build React ships for Bun. The Node build
+// encodes each of the thousands of small chunks of a page into a Uint8Array as it goes (a
+// TextEncoder call and a view per chunk) and runs every render inside an AsyncLocalStorage, which
+// turns on promise hooks for the whole process; together that made streaming cost twice
+// renderToString. This build writes the same chunks as strings to `write()`, and DocumentSink
+// encodes a batch once. Its only Bun API (`Bun.hash`) is reached by `useActionState` with a server
+// action or a `formState` option, neither of which exists here. Same HTML (test/pages.test.ts).
+import { renderToPipeableStream } from 'react-dom/server.bun';
 
 /** A render that has not produced its shell by then is abandoned (the client gets an error page). */
 const SHELL_TIMEOUT_MS = 10_000;
 
 /**
+ * Where React writes a document (issue 10: write batching). React hands over thousands of small
+ * chunks per page and calls `flush()` after each batch it completes; piped into a PassThrough each
+ * chunk went through the stream machinery and often its own socket write. Here a batch is kept
+ * until `flush()` and sent as one Buffer, so a page without suspended parts leaves in one write,
+ * and a page with them still streams, one write per completed batch.
+ */
+export class DocumentSink extends Readable {
+  #text = '';
+  #bytes: Buffer[] = [];
+  #ended = false;
+  /** Nothing read yet: batches are held back, so a document complete at once is one Buffer. */
+  #holding = true;
+
+  override _read(): void {}
+
+  /** React's writes: strings, or byte views it never writes into again (so they are not copied). */
+  write(chunk: string | Uint8Array): boolean {
+    if (typeof chunk === 'string') {
+      this.#text += chunk;
+    } else {
+      this.#keepText();
+      this.#bytes.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    }
+    return true;
+  }
+
+  flush(): void {
+    // Held back, the text stays a string: release() may hand it over without encoding it here.
+    if (this.#holding) return;
+    this.#keepText();
+    if (this.#bytes.length > 0) this.push(this.#take());
+  }
+
+  end(): this {
+    this.#ended = true;
+    this.flush();
+    if (!this.#holding) this.push(null);
+    return this;
+  }
+
+  /**
+   * The whole document when React finished it before anyone read (no suspended parts), as the
+   * string React wrote: sent with a Content-Length, encoded straight into the socket, and none of a
+   * stream's machinery, like renderToString's output. Otherwise undefined: the sink streams.
+   */
+  release(): string | Buffer | undefined {
+    this.#holding = false;
+    if (this.#ended) {
+      if (this.#bytes.length === 0) return this.#text;
+      this.#keepText();
+      return this.#take();
+    }
+    this.flush();
+    return undefined;
+  }
+
+  #take(): Buffer {
+    const batch = this.#bytes.length === 1 ? (this.#bytes[0] as Buffer) : Buffer.concat(this.#bytes);
+    this.#bytes = [];
+    return batch;
+  }
+
+  #keepText(): void {
+    if (this.#text === '') return;
+    this.#bytes.push(Buffer.from(this.#text, 'utf8'));
+    this.#text = '';
+  }
+}
+
+/**
  * Streams a document with React 19. Resolves once the shell is ready, so the caller sets status and
  * headers before the first byte; rejects when the shell fails, so the caller can answer with an
  * error page instead of half a document. React writes the doctype because the root is `<html>`.
+ * A document that is complete with its shell comes whole (a string); one still rendering, as a stream.
  */
-export function streamDocument(element: ReactElement, onError: (error: unknown) => void): Promise<Readable> {
+export function streamDocument(
+  element: ReactElement,
+  onError: (error: unknown) => void,
+): Promise<Readable | string | Buffer> {
   return new Promise((resolve, reject) => {
-    const output = new PassThrough();
+    const output = new DocumentSink();
     const stream = renderToPipeableStream(element, {
       onShellReady() {
         clearTimeout(timer);
-        stream.pipe(output);
-        resolve(output);
+        // React only needs write/flush/end and the events of a writable; the sink is read by the reply.
+        stream.pipe(output as unknown as NodeJS.WritableStream);
+        resolve(output.release() ?? output);
       },
       onShellError(error) {
         clearTimeout(timer);

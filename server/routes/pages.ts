@@ -10,11 +10,13 @@ import type { PageEntry, TemplateEntry } from '../../common/content.ts';
 import type { SitesConfig } from '../../common/site.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
+import type { PreviewConfig } from '../preview/config.ts';
+import { previewCsp, previewScript } from '../preview/page.ts';
 import type { AssetManifest } from '../render/assets.ts';
 import { createRenderContext } from '../render/context.ts';
 import { sendError } from '../render/error-page.ts';
 import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
-import { loadTemplate, pageLinks } from '../render/page-data.ts';
+import { loadTemplate, PageLinksMemo, pageLinks, watchFaults } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
 import type { RenderDecision } from '../routing/decision.ts';
@@ -31,6 +33,14 @@ export interface PageRouteDeps {
   /** Rendered published pages; absent to render every request (tests of rendering itself). */
   htmlCache?: HtmlCache;
   dev: boolean;
+  /** GRAPHQL_URL: the data backend islands use instead of this site's `/graphql`. */
+  dataEndpoint?: string;
+  /** Live preview (issue 9): editor origins and stack; without it no page carries the preview script. */
+  preview?: PreviewConfig;
+  // --- issue 10 ---
+  /** hreflang and switcher links per page (pageRoutes makes one); absent: worked out every time. */
+  links?: PageLinksMemo;
+  // --- end issue 10 ---
 }
 
 const HOME_PAGE_ID = '125';
@@ -59,7 +69,14 @@ function payloadLocation(location: string, payload: boolean): string {
   return `${path === '/' ? '' : path}${PAYLOAD_SUFFIX}${q === -1 ? '' : location.slice(q)}`;
 }
 
-export function pageRoutes(app: FastifyInstance, deps: PageRouteDeps): void {
+export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void {
+  // --- issue 10: page links are kept until content changes (or, upstream, for the content TTL) ---
+  const changes = routeDeps.content as { onInvalidate?: (listener: () => void) => void };
+  const invalidating = typeof changes.onInvalidate === 'function';
+  const links = routeDeps.links ?? new PageLinksMemo({ maxEntries: 5000, ttlMs: invalidating ? 10 * 60_000 : 60_000 });
+  if (invalidating && !routeDeps.links) changes.onInvalidate?.(() => links.clear());
+  const deps: PageRouteDeps = { ...routeDeps, links };
+  // --- end issue 10 ---
   const { sites } = deps;
 
   app.get('/*', async (request, reply) => {
@@ -112,7 +129,15 @@ function pageIdOf(request: FastifyRequest, decision: RenderDecision): string | n
 export type Outcome =
   | { kind: 'redirect'; location: string; status: 301 | 302 | 307 | 308 }
   | { kind: 'error'; status: number; message: string }
-  | { kind: 'page'; model: PageModel; element: ReactElement; page: PageEntry; template: TemplateEntry | null };
+  | {
+      kind: 'page';
+      model: PageModel;
+      element: ReactElement;
+      page: PageEntry;
+      template: TemplateEntry | null;
+      /** A content read failed and the page was built without it: serve it, never cache it (issue 10). */
+      degraded: boolean;
+    };
 
 /** Loads and assembles one page: everything up to, not including, turning it into bytes. */
 export async function buildPage(
@@ -122,7 +147,10 @@ export async function buildPage(
   { rawPath, query }: { rawPath: string; query: string },
   preview: string | undefined,
 ): Promise<Outcome> {
-  const { sites, content, messages, assets } = deps;
+  const { sites, messages, assets } = deps;
+  // Issue 10: every failed read counts, even those swallowed below, so a degraded page is never cached.
+  const watched = watchFaults(deps.content);
+  const content = watched.content;
   const site = request.site;
   const { locale } = decision;
   const uuid = pageIdOf(request, decision);
@@ -141,7 +169,7 @@ export async function buildPage(
       return { globals: { dhfIsEnabled: false }, navigation: {} };
     }),
     messages.translator(locale),
-    pageLinks(content, sites, site, locale, uuid),
+    deps.links ? deps.links.get(content, sites, site, locale, uuid) : pageLinks(content, sites, site, locale, uuid),
   ]);
   const prefix = localePrefix(site, locale);
   const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
@@ -164,8 +192,11 @@ export async function buildPage(
     preview: preview !== undefined,
     ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
   });
+  // Live preview (issue 9): the layer's script on preview responses only, never on plain pages.
+  if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
+    model.previewScript = previewScript(deps.preview, assets.previewScript);
   const element = pageElement(deps, model, t, request.log);
-  return { kind: 'page', model, element, page, template };
+  return { kind: 'page', model, element, page, template, degraded: watched.faulted() };
 }
 
 /**
@@ -173,7 +204,7 @@ export async function buildPage(
  * render needs its own element; the bench's renderToString floor renders exactly this tree.
  */
 export function pageElement(
-  deps: Pick<PageRouteDeps, 'assets' | 'dev'>,
+  deps: Pick<PageRouteDeps, 'assets' | 'dev' | 'dataEndpoint'>,
   model: PageModel,
   t: Translate,
   log: Pick<FastifyBaseLogger, 'warn'>,
@@ -186,6 +217,7 @@ export function pageElement(
     footnote: (id) => model.footnotes.get(id),
     firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
     dev: deps.dev,
+    dataEndpoint: deps.dataEndpoint,
   });
   return createElement(
     Render.Provider,
@@ -193,6 +225,10 @@ export function pageElement(
     createElement(PageDocument, {
       model,
       assets: deps.assets.documentAssets(model.layout, model.islands),
+      runtimeData: {
+        build: deps.assets.build,
+        messages: { updateAvailable: t('build.updateAvailable'), reload: t('build.reload') },
+      },
       onUnknown: deps.dev
         ? (kind: string) => log.warn({ type: kind }, 'Unknown component type renders nothing')
         : undefined,
@@ -211,6 +247,13 @@ async function renderPage(
   const site = request.site;
   const { locale } = decision;
   const preview = previewHash(request);
+  // Live preview (issue 9): only the editor may frame a preview response, and it is never cached.
+  const livePreview = preview !== undefined || decision.route === 'live';
+  if (livePreview && deps.preview) {
+    const csp = String(reply.getHeader('content-security-policy') ?? '');
+    reply.header('content-security-policy', previewCsp(csp, deps.preview.editorOrigins));
+    reply.removeHeader('x-frame-options');
+  }
   const onRenderError = (error: unknown) => request.log.error({ err: error }, 'Render error after the shell');
   // Published pages go through the HTML cache; preview, the live route and payloads never do.
   const cacheable = htmlCache !== undefined && preview === undefined && decision.route !== 'live' && !payload;
@@ -221,7 +264,8 @@ async function renderPage(
     if (cacheable) {
       cached = await htmlCache.get(cacheKey(site.host, locale, rawPath), async () => {
         outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
-        if (outcome.kind !== 'page') return undefined;
+        // Not cached: errors, redirects, and pages built while a read failed (a stale copy stays served).
+        if (outcome.kind !== 'page' || outcome.degraded) return undefined;
         return new RenderedPage(await collect(await streamDocument(outcome.element, onRenderError)));
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
@@ -255,7 +299,8 @@ async function renderPage(
     const cookie = languageCookie(site, decision.language, sites.languageCookieName);
     reply.setCookie(cookie.name, cookie.value, cookie.options);
   }
-  const personal = preview !== undefined || setsCookie || decision.privateCache;
+  const degraded = outcome?.kind === 'page' && outcome.degraded;
+  const personal = livePreview || setsCookie || decision.privateCache || degraded;
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
   if (preview !== undefined) reply.header('x-robots-tag', 'noindex');

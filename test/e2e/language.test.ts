@@ -47,8 +47,11 @@ t.test('the language switcher leads to the same page in French and remembers the
 async function visit(t: Test, page: Page, url: string, islands: string[]): Promise<void> {
   const response = await page.goto(url);
   t.equal(response?.status(), 200, `${url} answers 200`);
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  for (const name of islands) await waitForIsland(page, name);
+  for (const name of islands) {
+    // Visible-strategy islands hydrate only once they scroll into view.
+    await page.locator(`vitrine-island[data-name="${name}"] > *`).first().scrollIntoViewIfNeeded();
+    await waitForIsland(page, name);
+  }
   await page.waitForLoadState('networkidle');
 }
 

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { pageClient } from '../client/page-client.ts';
+import { useQuery } from '../client/use-query.ts';
+
+export type AvailabilityKey = 'in_stock' | 'low_stock' | 'out_of_stock';
+
+export interface LivePriceProps {
+  productId: string;
+  locale: string;
+  /** The server-rendered price: what the page shows until the backend answers. */
+  amount: number;
+  formatted: string;
+  /** The data endpoint; the embedded backend's `/graphql` when absent. */
+  endpoint?: string;
+  /** Translated on the server (islands never load message files). */
+  labels: { lost: string; restored: string; availability: Record<AvailabilityKey, string> };
+}
+
+interface LiveProduct {
+  id: string;
+  price: { amount: number; formatted: string };
+  availability: 'IN_STOCK' | 'LOW_STOCK' | 'OUT_OF_STOCK';
+  version: number;
+}
+
+const FIELDS = 'fragment LivePriceFields on Product { id price { amount formatted } availability version }';
+const PRODUCT_QUERY = `query LivePrice($id: ID!, $locale: String!) { product(id: $id, locale: $locale) { ...LivePriceFields } } ${FIELDS}`;
+const UPDATES = `subscription LivePriceUpdates($ids: [ID!]!, $locale: String!) { productUpdated(ids: $ids, locale: $locale) { ...LivePriceFields } } ${FIELDS}`;
+/** How long "up to date again" stays before the status line empties. */
+const RESTORED_VISIBLE_MS = 5000;
+
+/**
+ * The live price (issue 8). Renders the server's price, then asks the backend for the current one
+ * and follows `productUpdated`. When the socket is lost it says so, and when it is back it says
+ * that too and refetches, since changes made meanwhile were never pushed. The status line is a
+ * polite live region present from the first render, so screen readers announce both messages.
+ */
+export default function LivePrice({ productId, locale, amount, formatted, endpoint, labels }: LivePriceProps) {
+  const [client] = useState(() => () => pageClient(endpoint));
+  const query = useQuery<{ product: LiveProduct | null }, { id: string; locale: string }>(client, PRODUCT_QUERY, {
+    id: productId,
+    locale,
+  });
+  const [pushed, setPushed] = useState<LiveProduct | null>(null);
+  const [connection, setConnection] = useState<'live' | 'lost' | 'restored'>('live');
+
+  useEffect(() => {
+    const data = client();
+    const unsubscribe = data.subscribe<{ productUpdated: LiveProduct }>(
+      { query: UPDATES, variables: { ids: [productId], locale } },
+      {
+        next: (result) => {
+          if (result.data?.productUpdated) setPushed(result.data.productUpdated);
+        },
+        error: () => setConnection('lost'),
+        complete: () => {},
+      },
+    );
+    const unlisten = data.realtime.onStatus((status) => {
+      if (status === 'lost') setConnection('lost');
+      else if (status === 'connected') setConnection((c) => (c === 'lost' ? 'restored' : c));
+    });
+    return () => {
+      unsubscribe();
+      unlisten();
+    };
+  }, [client, productId, locale]);
+
+  const { refetch } = query;
+  useEffect(() => {
+    if (connection !== 'restored') return;
+    // Versions restart with the backend: after a gap, only a fresh answer is to be trusted.
+    setPushed(null);
+    refetch();
+    const timer = setTimeout(() => setConnection('live'), RESTORED_VISIBLE_MS);
+    return () => clearTimeout(timer);
+  }, [connection, refetch]);
+
+  const fetched = query.data?.product ?? null;
+  const live = pushed && (!fetched || pushed.version >= fetched.version) ? pushed : fetched;
+  const availability = live?.availability.toLowerCase() as AvailabilityKey | undefined;
+  const message = connection === 'lost' ? labels.lost : connection === 'restored' ? labels.restored : '';
+  return (
+    <>
+      <data value={live?.price.amount ?? amount} data-version={live?.version}>
+        {live?.price.formatted ?? formatted}
+      </data>
+      {availability ? (
+        <span className="availability" data-availability={availability}>
+          {' '}
+          {labels.availability[availability]}
+        </span>
+      ) : null}{' '}
+      <span className="price-live" role="status" data-connection={connection}>
+        {message}
+      </span>
+    </>
+  );
+}

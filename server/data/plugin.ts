@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import mercurius from 'mercurius';
+import { bearerToken, createTokens, type Viewer } from './auth.ts';
+import { type Catalog, loadCatalog } from './catalog.ts';
+import { startDemoChanges } from './demo-changer.ts';
+import { type DataContext, schema } from './schema.ts';
+import { attachGraphQLSocket } from './socket.ts';
+
+/**
+ * The embedded data backend (issue 8, contract section 5): GraphQL at `/graphql` on the site's own
+ * Fastify instance, queries by HTTP POST (mercurius) and subscriptions over WebSocket with the
+ * `graphql-transport-ws` subprotocol on the same path (graphql-ws's server, socket.ts; see
+ * docs/decisions/0006-graphql-server.md for why the two libraries share the path).
+ */
+
+export interface DataPluginOptions {
+  /** Content folder whose page templates seed the demo prices (the embedded store's CONTENT_DIR). */
+  contentDir?: string;
+  /** A catalog to serve instead of loading one; its owner can change prices directly (tests, bench). */
+  catalog?: Catalog;
+  /** HMAC secret for bearer tokens (GRAPHQL_TOKEN_SECRET). Without one, a random per-process secret. */
+  tokenSecret?: string;
+  /** How often the demo changes a price; 0 turns it off. */
+  demoChangeMs?: number;
+}
+
+/** How the app configures the data layer: the embedded backend, unless `url` names another one. */
+export interface DataOptions extends Omit<DataPluginOptions, 'contentDir'> {
+  /** GRAPHQL_URL: the site uses that backend and does not serve its own. */
+  url?: string;
+}
+
+/** CSP connect-src entries a backend elsewhere needs: its origin for POST and for the socket. */
+export function dataConnectSources(url: string | undefined): string[] {
+  if (!url) return [];
+  const { origin, protocol, host } = new URL(url);
+  return [origin, `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}`];
+}
+
+export const GRAPHQL_PATH = '/graphql';
+/** Queries are a few hundred bytes; anything near this is not a query we serve (answered 413). */
+export const GRAPHQL_BODY_LIMIT = 16 * 1024;
+export const DEMO_CHANGE_MS = 30_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the data plugin from a valid bearer token; null for anonymous requests. */
+    viewer: Viewer | null;
+  }
+}
+
+export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, options) => {
+  if (!options.tokenSecret) {
+    app.log.warn('GRAPHQL_TOKEN_SECRET is not set: data tokens are signed with a random secret until restart');
+  }
+  const tokens = createTokens(options.tokenSecret ?? randomBytes(32).toString('base64url'));
+  const catalog = options.catalog ?? (await loadCatalog(options.contentDir ?? 'content'));
+  const demoChangeMs = options.demoChangeMs ?? DEMO_CHANGE_MS;
+  if (demoChangeMs > 0) {
+    const stop = startDemoChanges(catalog, demoChangeMs);
+    app.addHook('onClose', async () => stop());
+  }
+
+  app.decorateRequest('viewer', null);
+  // HTTP: a token in the Authorization header, checked before mercurius parses anything.
+  app.addHook('onRequest', async (request, reply) => {
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) return;
+    const viewer = token && tokens.verify(token);
+    if (!viewer) return refuseToken(reply);
+    request.viewer = viewer;
+  });
+
+  // preClose: open sockets would keep the HTTP server from closing.
+  const closeSockets = attachGraphQLSocket(app.server, { path: GRAPHQL_PATH, catalog, tokens });
+  app.addHook('preClose', closeSockets);
+
+  await app.register(mercurius, {
+    schema,
+    path: GRAPHQL_PATH,
+    context: (request): DataContext => ({ catalog, viewer: request.viewer }),
+    graphiql: false,
+    queryDepth: 8,
+    additionalRouteOptions: {
+      bodyLimit: GRAPHQL_BODY_LIMIT,
+      // Prices are per locale, not per host: any storefront (or a test with no Host) may ask.
+      config: { anyHost: true },
+    },
+  });
+};
+
+function refuseToken(reply: FastifyReply) {
+  return reply
+    .code(401)
+    .header('www-authenticate', 'Bearer error="invalid_token"')
+    .header('cache-control', 'no-store')
+    .send({ data: null, errors: [{ message: 'Invalid token', extensions: { code: 'UNAUTHENTICATED' } }] });
+}

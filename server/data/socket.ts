@@ -1,0 +1,81 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError } from 'graphql';
+// Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
+import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { bearerToken, type Tokens, type Viewer } from './auth.ts';
+import type { Catalog } from './catalog.ts';
+import { type DataContext, schema } from './schema.ts';
+
+/**
+ * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol (spec
+ * section 7), served by graphql-ws's own server: it validates every client message (bad ones close
+ * with 4400), refuses other subprotocols (4406), and closes with 4403 Forbidden when `onConnect`
+ * turns a connection down. The token rides in the connection_init payload, because a browser cannot
+ * set headers on a socket.
+ *
+ * It takes only the upgrades for its own path and leaves every other one to whoever else listens
+ * (Vite's HMR socket in development), which is why it is not a Fastify route: @fastify/websocket
+ * would route every upgrade on the server through Fastify.
+ */
+
+/** One socket message: a subscribe is a few hundred bytes. */
+const MAX_PAYLOAD = 16 * 1024;
+/** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
+
+type SocketExtra = { viewer?: Viewer | null };
+
+export function attachGraphQLSocket(
+  server: Server,
+  options: { path: string; catalog: Catalog; tokens: Tokens },
+): () => Promise<void> {
+  const { catalog, tokens } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
+    {
+      schema,
+      onConnect: (ctx) => {
+        const token = bearerToken(authorizationOf(ctx.connectionParams));
+        if (token === undefined) {
+          ctx.extra.viewer = null;
+          return true;
+        }
+        const viewer = token && tokens.verify(token);
+        if (!viewer) return false;
+        ctx.extra.viewer = viewer;
+        return true;
+      },
+      onSubscribe: (ctx) => {
+        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
+        }
+      },
+      context: (ctx): DataContext => ({ catalog, viewer: ctx.extra.viewer ?? null }),
+    },
+    wss,
+  );
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.path) {
+      // Not ours. With nobody else listening, refuse it the way Node does when no one listens.
+      if (server.listenerCount('upgrade') === 1) socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  server.on('upgrade', onUpgrade);
+  return async () => {
+    server.off('upgrade', onUpgrade);
+    // Clients hear 1001 Going Away, which graphql-ws retries: a restarted server takes them back.
+    await graphqlWs.dispose();
+  };
+}
+
+/** `Authorization` in connection params, whatever its case (spec section 7: the same header as HTTP). */
+function authorizationOf(params: Record<string, unknown> | undefined): unknown {
+  if (!params) return undefined;
+  const name = Object.keys(params).find((k) => k.toLowerCase() === 'authorization');
+  return name === undefined ? undefined : params[name];
+}
