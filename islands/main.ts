@@ -10,5 +10,10 @@ const data = readRuntimeData(document);
 document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));
 window.addEventListener('vite:preloadError', () => reloadOnce(location.pathname + location.search));
 start();
-startPrefetch();
-if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
+// Prefetching and the build check wait for an idle moment: hydration comes first.
+const later = (run: () => void) =>
+  'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 3000 }) : setTimeout(run, 1000);
+later(() => {
+  startPrefetch();
+  if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
+});
