@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { demoServer, HOSTS } from './helpers.ts';
@@ -79,40 +80,44 @@ t.test('the service page leaves excluded taxonomy segments out of its breadcrumb
   t.match(crumbs, '>Support<');
 });
 
+/** Every redirect rule of issue 4, as one row each (name, host, url, headers, status, Location). */
+const REDIRECTS: [string, string, string, Record<string, string>, number, string][] = [
+  ['non-canonical page path keeps the query', HOSTS.uk, '/cs/wrong/path-4711?ref=x', {}, 301, `${DISHWASHER_UK}?ref=x`],
+  ['page id 125 goes home (single-language)', HOSTS.uk, '/cs/anything-125', {}, 301, '/'],
+  ['page id 125 goes to the language root (multilingual)', HOSTS.ch, '/fr/cs/accueil-125', {}, 301, '/fr'],
+  ['trailing slash removed', HOSTS.uk, `${DISHWASHER_UK}/?a=1`, {}, 301, `${DISHWASHER_UK}?a=1`],
+  ['multilingual root detects from the cookie', HOSTS.ch, '/', { cookie: 'lang=it' }, 302, '/it'],
+  [
+    'multilingual root detects from Accept-Language',
+    HOSTS.ch,
+    '/',
+    { 'accept-language': 'fr-CH,fr;q=0.9' },
+    302,
+    '/fr',
+  ],
+  ['multilingual root falls back to the default', HOSTS.ch, '/', { 'accept-language': 'ja' }, 302, '/de'],
+  [
+    'missing language is prepended',
+    HOSTS.ch,
+    '/cs/kueche/aquasense-60-geschirrspueler-4711?x=1',
+    {},
+    302,
+    '/de/cs/kueche/aquasense-60-geschirrspueler-4711?x=1',
+  ],
+  ['a route rule redirects', HOSTS.ch, '/de/cs/aktion', {}, 301, '/de/cs/kueche/aquasense-60-geschirrspueler-4711'],
+];
+
+/** The router's 404 messages of the error catalogue (spec section 8). */
+const NOT_FOUND: [string, string, string][] = [
+  [HOSTS.uk, '/cs/kitchen', 'Page UUID is missing'],
+  [HOSTS.uk, '/cs/nope-999', 'Page 999 not found'],
+  [HOSTS.de, '/de/cs/kueche-200', 'Page Not Found: : invalid language'],
+  [HOSTS.ch, '/xx-yy/cs/a-1', 'Page Not Found'],
+  [HOSTS.uk, '/some/where', 'Page not found: /some/where'],
+];
+
 t.test('redirects', async (t) => {
-  const cases: [string, string, string, Record<string, string>, number, string][] = [
-    [
-      'non-canonical page path keeps the query',
-      HOSTS.uk,
-      '/cs/wrong/path-4711?ref=x',
-      {},
-      301,
-      `${DISHWASHER_UK}?ref=x`,
-    ],
-    ['page id 125 goes home (single-language)', HOSTS.uk, '/cs/anything-125', {}, 301, '/'],
-    ['page id 125 goes to the language root (multilingual)', HOSTS.ch, '/fr/cs/accueil-125', {}, 301, '/fr'],
-    ['trailing slash removed', HOSTS.uk, `${DISHWASHER_UK}/?a=1`, {}, 301, `${DISHWASHER_UK}?a=1`],
-    ['multilingual root detects from the cookie', HOSTS.ch, '/', { cookie: 'lang=it' }, 302, '/it'],
-    [
-      'multilingual root detects from Accept-Language',
-      HOSTS.ch,
-      '/',
-      { 'accept-language': 'fr-CH,fr;q=0.9' },
-      302,
-      '/fr',
-    ],
-    ['multilingual root falls back to the default', HOSTS.ch, '/', { 'accept-language': 'ja' }, 302, '/de'],
-    [
-      'missing language is prepended',
-      HOSTS.ch,
-      '/cs/kueche/aquasense-60-geschirrspueler-4711?x=1',
-      {},
-      302,
-      '/de/cs/kueche/aquasense-60-geschirrspueler-4711?x=1',
-    ],
-    ['a route rule redirects', HOSTS.ch, '/de/cs/aktion', {}, 301, '/de/cs/kueche/aquasense-60-geschirrspueler-4711'],
-  ];
-  for (const [name, host, url, headers, status, location] of cases) {
+  for (const [name, host, url, headers, status, location] of REDIRECTS) {
     const res = await get(host, url, headers);
     t.equal(res.statusCode, status, `${name}: status`);
     t.equal(res.headers.location, location, `${name}: location`);
@@ -126,14 +131,7 @@ t.test('redirects', async (t) => {
 });
 
 t.test('not-found messages of the error catalogue', async (t) => {
-  const cases: [string, string, string][] = [
-    [HOSTS.uk, '/cs/kitchen', 'Page UUID is missing'],
-    [HOSTS.uk, '/cs/nope-999', 'Page 999 not found'],
-    [HOSTS.de, '/de/cs/kueche-200', 'Page Not Found: : invalid language'],
-    [HOSTS.ch, '/xx-yy/cs/a-1', 'Page Not Found'],
-    [HOSTS.uk, '/some/where', 'Page not found: /some/where'],
-  ];
-  for (const [host, url, message] of cases) {
+  for (const [host, url, message] of NOT_FOUND) {
     const res = await get(host, url);
     t.equal(res.statusCode, 404, `${host}${url}`);
     t.match(res.body, `<p class="error-description">${message}</p>`, message);
@@ -274,4 +272,34 @@ t.test('with GRAPHQL_URL the live price island connects to that backend', async 
     /<vitrine-island data-name="price"[^>]*&quot;endpoint&quot;:&quot;https:\/\/data.example.com\/graphql&quot;/,
   );
   t.match(res.headers['content-security-policy'], /connect-src 'self' https:\/\/data.example.com/);
+});
+
+t.test('the same redirects and 404 messages over a real socket', async (t) => {
+  const server = await demoServer();
+  t.teardown(() => server.close());
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = server.server.address() as { port: number };
+  const fetchRaw = (host: string, path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; location?: string; body: string }>((resolve, reject) => {
+      const req = httpRequest({ port, path, headers: { host, ...headers } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  for (const [name, host, url, headers, status, location] of REDIRECTS) {
+    const res = await fetchRaw(host, url, headers);
+    t.equal(res.status, status, `${name}: status`);
+    t.equal(res.location, location, `${name}: location`);
+  }
+  for (const [host, url, message] of NOT_FOUND) {
+    const res = await fetchRaw(host, url, {});
+    t.equal(res.status, 404, `${host}${url}`);
+    t.match(res.body, `<p class="error-description">${message}</p>`);
+  }
 });
