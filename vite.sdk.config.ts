@@ -19,7 +19,11 @@ const CHUNKS_MANIFEST = '.vite/sdk-chunks.json';
 /** Read by server/render/assets.ts. */
 const SDK_MANIFEST = '.vite/sdk-manifest.json';
 const STANDALONE_ENTRY = 'sdk/site/standalone.ts';
-const CHUNK_ENTRIES = { sanitize: 'sdk/sanitize.ts', morph: 'sdk/site/morph.ts' };
+const CHUNK_ENTRIES = {
+  sanitize: 'sdk/sanitize.ts',
+  morph: 'sdk/site/morph.ts',
+  builder: 'sdk/builder/builder.ts',
+};
 
 /** `virtual:vitrine-sdk-chunks`: the chunk file names, read from the manifest the chunks build wrote. */
 function chunkNames(): Plugin {

@@ -5,6 +5,8 @@
  * - `/ceiling`: the same HTML as a static string: what Fastify and the socket cost.
  * The page's data is loaded once at start-up, so the floor is rendering alone.
  */
+
+import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
 import { renderToString } from 'react-dom/server';
@@ -15,9 +17,7 @@ import { loadAssetManifest } from '../server/render/assets.ts';
 import { buildPage, pageElement } from '../server/routes/pages.ts';
 import { decideRoute } from '../server/routing/route.ts';
 import { createHostResolver } from '../server/sites/resolve.ts';
-
-export const BENCH_HOST = 'www.halden.co.uk';
-export const PRODUCT_PATH = '/cs/kitchen/aquasense-60-dishwasher-4711';
+import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
 
 const silent = { warn() {}, error() {}, info() {}, debug() {} };
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -2,10 +2,12 @@ import { createLivePreview } from './api.ts';
 
 /**
  * The ES module entry: the live-preview layer for any site (reference c.1). The HTML sanitiser is
- * a separate chunk, fetched the first time the editor sends HTML.
+ * a separate chunk, fetched the first time the editor sends HTML; the visual builder is another,
+ * fetched only in a builder window.
  */
 const ContentstackLivePreview = createLivePreview({
   sanitizer: () => import('./sanitize.ts').then((chunk) => chunk.sanitizeHtml),
+  builder: () => import('./builder/builder.ts'),
 });
 
 export default ContentstackLivePreview;

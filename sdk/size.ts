@@ -23,6 +23,7 @@ const PARTS = [
   { name: 'core (standalone script)', entry: 'sdk/site/standalone.ts', format: 'iife' },
   { name: 'sanitize chunk (DOMPurify)', entry: 'sdk/sanitize.ts', format: 'esm' },
   { name: 'morph chunk (idiomorph)', entry: 'sdk/site/morph.ts', format: 'esm' },
+  { name: 'builder chunk (visual builder, @floating-ui/dom)', entry: 'sdk/builder/builder.ts', format: 'esm' },
 ] as const;
 
 /** The chunk names the real build writes into the script; any name measures the same. */
@@ -31,7 +32,8 @@ const chunkNames: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^virtual:vitrine-sdk-chunks$/ }, () => ({ path: 'chunks', namespace: 'chunks' }));
     build.onLoad({ filter: /.*/, namespace: 'chunks' }, () => ({
-      contents: 'export default {"sanitize":"sanitize-00000000.js","morph":"morph-00000000.js"}',
+      contents:
+        'export default {"sanitize":"sanitize-00000000.js","morph":"morph-00000000.js","builder":"builder-00000000.js"}',
       loader: 'js',
     }));
   },

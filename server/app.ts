@@ -25,6 +25,7 @@ import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts'; // live preview (issue 9)
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts'; // preview workbench (issue 13)
 import { createHostResolver } from './sites/resolve.ts';
 
 declare module 'fastify' {
@@ -79,6 +80,10 @@ export interface ServerOptions {
   /** Editor origins, stack and draft token; read from the environment (PREVIEW_*, EDITOR_ORIGINS) when absent. */
   preview?: PreviewConfig;
   // --- end live preview ---
+  // --- preview workbench (issue 13) ---
+  /** The editor workbench at /__workbench (development tool); its origins (every storefront host on `port`) join the editor origins. */
+  workbench?: { port: number };
+  // --- end preview workbench ---
 }
 
 // --- resilience (issue 10) ---
@@ -175,7 +180,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Any content source that can announce changes (the embedded store) empties the page cache.
   const invalidating = content as Partial<EmbeddedStore>;
   if (htmlCache && typeof invalidating.onInvalidate === 'function') invalidating.onInvalidate(() => htmlCache.clear());
-  const preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
+  let preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
+  // Preview workbench (issue 13): needs the embedded store and a draft token; it frames pages from their own origin.
+  const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
+  if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
+  if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
 
   // --- resilience (issue 10): shed load with 503 + Retry-After before the event loop stalls ---
@@ -286,6 +295,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // --- live preview (issue 9): drafts are files of the embedded store ---
   if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
   // --- end live preview ---
+  // --- preview workbench (issue 13) ---
+  if (workbench && store)
+    workbenchRoutes(app, { sites, contentDir: options.contentDir, store, token: preview.draftToken });
+  // --- end preview workbench ---
   pageRoutes(app, deps);
   // --- data layer (issue 8) ---
   if (!options.data?.url) {

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
       demoChangeMs: env.GRAPHQL_DEMO_CHANGE_MS,
     },
     // --- end data layer ---
+    // Preview workbench (issue 13): a development tool; production needs WORKBENCH=on.
+    ...((dev ? env.WORKBENCH !== 'off' : env.WORKBENCH === 'on') && !content ? { workbench: { port: env.PORT } } : {}),
     // Issue 10: HTML_CACHE=off for the bench's uncached rows; per-request log lines in development
     // only (production logs warnings, errors and lifecycle: two lines per request cost more than a cached page).
     htmlCache: env.HTML_CACHE !== 'off',

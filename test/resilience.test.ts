@@ -30,7 +30,7 @@ function assertErrorPage(t: Test, res: Awaited<ReturnType<typeof get>>, what: st
 /** The embedded store, with reads that fail on demand like an upstream that is down. */
 function faultyStore() {
   const store = createEmbeddedStore({ dir: 'content' });
-  const faults = { pages: new Set<string>(), templates: false, otherLocales: false };
+  const faults = { pages: new Set<string>(), templates: false, otherLocales: false, templateReads: 0 };
   const down = (where: string) => new ContentError('CONTENT_UPSTREAM', 'Content upstream failed: down', where);
   const content: ContentService = {
     async getPage(uuid, locale, preview) {
@@ -39,6 +39,7 @@ function faultyStore() {
       return store.getPage(uuid, locale, preview);
     },
     async getEntry(type, uid, locale, preview) {
+      if (type.endsWith('_template')) faults.templateReads++;
       if (faults.templates && type.endsWith('_template')) throw down(`${type}/${uid}`);
       return store.getEntry(type, uid, locale, preview);
     },
@@ -84,10 +85,17 @@ t.test('a page built while a read failed is served but never cached, nor kept by
   const app = await appWith(t, { content });
   faults.templates = true;
   faults.otherLocales = true;
-  const degraded = await get(app, PRODUCT);
-  t.equal(degraded.statusCode, 200, 'the page, without what could not be read');
-  t.equal(degraded.headers['cache-control'], 'private, no-store');
-  t.equal(degraded.headers.etag, undefined, 'not from the page cache');
+  const together = await Promise.all(Array.from({ length: 8 }, () => get(app, PRODUCT)));
+  t.equal(faults.templateReads, 1, 'concurrent requests share one degraded render');
+  const degraded = together[0] as Awaited<ReturnType<typeof get>>;
+  t.same(
+    together.map((r) => [r.statusCode, r.headers['cache-control'], r.body === degraded.body]),
+    Array(8).fill([200, 'private, no-store', true]),
+    'each gets the page, without what could not be read, not to be stored',
+  );
+  t.equal(degraded.headers.etag, undefined, 'not revalidated by ETag');
+  await get(app, PRODUCT);
+  t.equal(faults.templateReads, 2, 'and it was not kept: the next request renders again');
 
   faults.templates = false;
   faults.otherLocales = false;

@@ -1,6 +1,7 @@
+import type * as BuilderChunk from '../builder/builder.ts';
 import { editorOrigins, setEntry, setHash } from '../config/config.ts';
 import type { Config } from '../config/types.ts';
-import { BUTTON_POSITION, CSLP, type PageWindow } from '../dom.ts';
+import { BUTTON_POSITION, CSLP, isFramed, type PageWindow } from '../dom.ts';
 import { createEditButton, type EditButton } from '../edit-button/edit-button.ts';
 import { isTimeline } from '../edit-button/visibility.ts';
 import { logger } from '../logger.ts';
@@ -33,6 +34,8 @@ import type { Subscribers } from './subscribers.ts';
 /** Code the core loads only when it is needed, so the preview core stays within its budget. */
 export interface Loaders {
   sanitizer(): Promise<Sanitize>;
+  /** The visual builder chunk (issue 11), loaded only in a builder window of a `builder` URL. */
+  builder?(): Promise<typeof BuilderChunk>;
 }
 
 export interface Layer {
@@ -99,7 +102,13 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
 
   async function builderHandshake(): Promise<void> {
     const request: BuilderInitRequest = { isSSR: config.ssr, href: win.location.href };
-    const reply = readBuilderInitReply(await visualBuilder.send(SENT.init, request));
+    const reply = readBuilderInitReply(
+      await visualBuilder.send(SENT.init, request).catch(async (error: unknown) => {
+        // Outside the editor the page offers to open itself in the visual builder (reference b.2).
+        if (!isFramed(win) && loaders.builder) cleanups.push((await loaders.builder()).showStartEditing(win, config));
+        throw error;
+      }),
+    );
     setWindowType(reply.windowType ?? 'builder');
     config.stackDetails.masterLocale = reply.masterLocale ?? 'en-us';
     if (reply.collab) {
@@ -112,6 +121,11 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     if (config.windowType !== 'builder') return;
     handleClientData();
     visualBuilder.send(SENT.sendVariantAndLocale).catch(ignore);
+    // The builder UI exists only when the URL asks for it (reference f.3).
+    if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
+      const { startBuilder } = await loaders.builder();
+      cleanups.push(startBuilder({ win, config, channel: visualBuilder }).destroy);
+    }
   }
 
   if (!config.enable) {

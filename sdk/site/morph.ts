@@ -47,7 +47,9 @@ export function morphPage(win: PageWindow, html: string): void {
     morphStyle: 'outerHTML',
     ignoreActiveValue: true,
     callbacks: {
-      beforeNodeMorphed: (node) => !existing.has(node),
+      // Islands, and the field the visual builder is editing (it carries data-cslp-field-type).
+      beforeNodeMorphed: (node) =>
+        !existing.has(node) && !(node instanceof win.Element && node.hasAttribute('data-cslp-field-type')),
       // The edit button and other layer nodes are not in the server's HTML.
       beforeNodeRemoved: (node) => !(node instanceof win.Element && node.hasAttribute(LAYER_OWNED)),
     },

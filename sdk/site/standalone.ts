@@ -19,11 +19,14 @@ const load = <T>(file: string): Promise<T> => import(/* @vite-ignore */ new URL(
 
 const layer = createLivePreview({
   sanitizer: () => load<typeof import('../sanitize.ts')>(chunks.sanitize).then((chunk) => chunk.sanitizeHtml),
+  builder: () => load<typeof import('../builder/builder.ts')>(chunks.builder),
 });
 const morph = () => load<{ morphPage: MorphPage }>(chunks.morph).then((chunk) => chunk.morphPage);
 const page = readPageConfig(document);
+// The editor opens the page with `builder` in the URL when it wants the visual builder (reference e.3).
+const builder = new URLSearchParams(location.search).get('builder');
 if (page)
   layer
-    .init(page.init)
+    .init(builder ? { ...page.init, mode: 'builder' } : page.init)
     .then(() => layer.onLiveEdit(createRefresh(window, () => layer.hash, morph)))
     .catch((error: unknown) => logger.error(error));

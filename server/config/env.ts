@@ -32,6 +32,10 @@ const EnvSchema = Type.Object({
   // How often the demo changes a price, in ms; 0 turns it off (tests that set prices themselves).
   GRAPHQL_DEMO_CHANGE_MS: Type.Optional(Type.Integer({ minimum: 0 })),
   // --- end data layer ---
+  // --- preview workbench (issue 13) ---
+  // The editor workbench at /__workbench: on in development unless `off`, off in production unless `on`.
+  WORKBENCH: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
+  // --- end preview workbench ---
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -11,11 +11,17 @@ const gzipAsync = promisify(gzip);
 export class RenderedPage {
   readonly body: Buffer;
   readonly etag: string;
+  /**
+   * Built while a content read failed (issue 10): handed to the requests waiting on this render,
+   * never kept, never revalidated by ETag, never stored by a CDN.
+   */
+  readonly transient: boolean;
   #encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
 
-  constructor(body: Buffer) {
+  constructor(body: Buffer, options: { transient?: boolean } = {}) {
     this.body = body;
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    this.transient = options.transient ?? false;
   }
 
   /** Cached pages are compressed once per encoding, at a high level, instead of on every request. */
@@ -50,6 +56,8 @@ export interface HtmlCacheOptions {
  */
 export class HtmlCache {
   #cache: LRUCache<string, CacheFill, () => Promise<CacheFill | undefined>>;
+  /** Transient pages of fills just finished, for the callers that waited on them (issue 10). */
+  #transient = new Map<string, RenderedPage>();
 
   constructor({ maxEntries, ttlMs }: HtmlCacheOptions) {
     this.#cache = new LRUCache({
@@ -62,9 +70,21 @@ export class HtmlCache {
     });
   }
 
-  /** The cached fill for `key`, or the result of `fill()` (shared by concurrent callers). */
-  get(key: string, fill: () => Promise<CacheFill | undefined>): Promise<CacheFill | undefined> {
-    return this.#cache.fetch(key, { context: fill });
+  /**
+   * The cached fill for `key`, or the result of `fill()` (shared by concurrent callers). A
+   * transient page is shared with the callers that waited on the fill but not kept: a stale copy
+   * stays served, and without one the next request renders again.
+   */
+  async get(key: string, fill: () => Promise<CacheFill | undefined>): Promise<CacheFill | undefined> {
+    const keeping = async () => {
+      const filled = await fill();
+      if (!(filled instanceof RenderedPage && filled.transient)) return filled;
+      this.#transient.set(key, filled);
+      // Every waiter resumes in the microtasks that follow this fill; then the page is let go.
+      setImmediate(() => this.#transient.get(key) === filled && this.#transient.delete(key));
+      return undefined;
+    };
+    return (await this.#cache.fetch(key, { context: keeping })) ?? this.#transient.get(key);
   }
 
   clear(): void {

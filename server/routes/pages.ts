@@ -44,6 +44,31 @@ export interface PageRouteDeps {
 }
 
 const HOME_PAGE_ID = '125';
+/** How long a page waits for its template, app configuration and links once it has its entry (issue 10). */
+const SECONDARY_READS_BUDGET_MS = 1_000;
+
+/** One deadline for several reads: each past it resolves to its fallback, and `missed` tells. */
+function readBudget(ms: number) {
+  let expire: () => void = () => {};
+  const expired = new Promise<void>((resolve) => {
+    expire = resolve;
+  });
+  const timer = setTimeout(() => expire(), ms);
+  const budget = {
+    missed: false,
+    within<T>(read: Promise<T>, fallback: () => T): Promise<T> {
+      return Promise.race([
+        read,
+        expired.then(() => {
+          budget.missed = true;
+          return fallback();
+        }),
+      ]);
+    },
+    done: () => clearTimeout(timer),
+  };
+  return budget;
+}
 /** Published pages: a CDN may keep them briefly and serve stale while it revalidates (issue 10). */
 const PUBLIC_CACHE = 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600';
 const PRIVATE = 'private, no-store';
@@ -162,15 +187,30 @@ export async function buildPage(
     const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
     if (redirect) return { kind: 'redirect', location: redirect.location, status: redirect.status };
   }
+  // Issue 10: a slow upstream may hold the page itself, not the parts around it: past the budget the
+  // page renders without them (degraded: never cached), and their reads go on to fill the caches.
+  const budget = readBudget(SECONDARY_READS_BUDGET_MS);
+  const fallbackConfig = { globals: { dhfIsEnabled: false }, navigation: {} };
   const [{ template, type }, appConfig, t, links] = await Promise.all([
-    loadTemplate(content, page, locale, preview, request.log),
-    content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
-      request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
-      return { globals: { dhfIsEnabled: false }, navigation: {} };
-    }),
+    budget.within(loadTemplate(content, page, locale, preview, request.log), () => ({
+      template: null,
+      type: page.template[0]?._content_type_uid ?? 'page_template',
+    })),
+    budget.within(
+      content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
+        request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
+        return fallbackConfig;
+      }),
+      () => fallbackConfig,
+    ),
     messages.translator(locale),
-    deps.links ? deps.links.get(content, sites, site, locale, uuid) : pageLinks(content, sites, site, locale, uuid),
+    budget.within(
+      deps.links ? deps.links.get(content, sites, site, locale, uuid) : pageLinks(content, sites, site, locale, uuid),
+      () => ({ alternates: [], languages: [], countries: [] }),
+    ),
   ]);
+  budget.done();
+  if (budget.missed) request.log.warn({ uuid, locale }, 'Content reads past their budget; page rendered without them');
   const prefix = localePrefix(site, locale);
   const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
   const model = assemblePage({
@@ -196,7 +236,7 @@ export async function buildPage(
   if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
     model.previewScript = previewScript(deps.preview, assets.previewScript);
   const element = pageElement(deps, model, t, request.log);
-  return { kind: 'page', model, element, page, template, degraded: watched.faulted() };
+  return { kind: 'page', model, element, page, template, degraded: watched.faulted() || budget.missed };
 }
 
 /**
@@ -264,9 +304,11 @@ async function renderPage(
     if (cacheable) {
       cached = await htmlCache.get(cacheKey(site.host, locale, rawPath), async () => {
         outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
-        // Not cached: errors, redirects, and pages built while a read failed (a stale copy stays served).
-        if (outcome.kind !== 'page' || outcome.degraded) return undefined;
-        return new RenderedPage(await collect(await streamDocument(outcome.element, onRenderError)));
+        // Not cached: errors, redirects, and pages built while a read failed (shared with the
+        // requests waiting on this render, never kept: a stale copy stays served).
+        if (outcome.kind !== 'page') return undefined;
+        const body = await collect(await streamDocument(outcome.element, onRenderError));
+        return new RenderedPage(body, { transient: outcome.degraded });
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
       if (!cached && !outcome) outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
@@ -299,7 +341,8 @@ async function renderPage(
     const cookie = languageCookie(site, decision.language, sites.languageCookieName);
     reply.setCookie(cookie.name, cookie.value, cookie.options);
   }
-  const degraded = outcome?.kind === 'page' && outcome.degraded;
+  const degraded =
+    (outcome?.kind === 'page' && outcome.degraded) || (cached instanceof RenderedPage && cached.transient);
   const personal = livePreview || setsCookie || decision.privateCache || degraded;
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
@@ -332,6 +375,8 @@ async function sendRendered(
   reply: FastifyReply,
   rendered: RenderedPage,
 ): Promise<FastifyReply> {
+  // Issue 10: a page built while a read failed is sent as rendered (compressed like any dynamic page).
+  if (rendered.transient) return reply.send(rendered.body);
   reply.header('etag', rendered.etag);
   reply.header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
   if (request.headers['if-none-match'] === rendered.etag) return reply.status(304).send();

@@ -1,0 +1,177 @@
+/**
+ * Where the server's time goes: starts the production server with `--cpu-prof` (pinned like the
+ * bench), loads one page for a while, stops it and prints the functions with the most self time.
+ *
+ *   npx tsx bench/profile.ts [--cached | --floor] [--seconds N] [--top N] [path]
+ *
+ * Uncached (HTML_CACHE=off) and the product page unless told otherwise; `--floor` profiles the
+ * renderToString floor of bench/baseline-server.ts instead.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
+import { pinSelf, startNode } from './lib.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface Hotspot {
+  name: string;
+  where: string;
+  selfMs: number;
+  share: number;
+}
+
+/** Self time per function (summed over every node of the same function and place). */
+export function hotspots(profile: CpuProfile, top = 25): Hotspot[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, { name: string; where: string; us: number }>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    const delta = profile.timeDeltas[i] ?? 0;
+    total += delta;
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url
+      ? `${url.replace(/^file:\/\/.*?\/(node_modules|dist|work\/main)\//, '$1/')}:${lineNumber + 1}`
+      : '';
+    const key = `${functionName}@${where}`;
+    const entry = self.get(key) ?? { name: functionName || '(anonymous)', where, us: 0 };
+    entry.us += delta;
+    self.set(key, entry);
+  });
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top)
+    .map((e) => ({ name: e.name, where: e.where, selfMs: e.us / 1000, share: total ? e.us / total : 0 }));
+}
+
+/** Time spent in each named function and everything it called (each sample counted once per name). */
+export function inclusive(profile: CpuProfile, names: string[]): [string, number][] {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const wanted = new Set(names);
+  const sums = new Map<string, number>(names.map((n) => [n, 0]));
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    total += delta;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = byId.get(at)?.callFrame.functionName ?? '';
+      if (wanted.has(name) && !seen.has(name)) {
+        seen.add(name);
+        sums.set(name, (sums.get(name) ?? 0) + delta);
+      }
+    }
+  });
+  return names.map((n) => [n, total ? (sums.get(n) ?? 0) / total : 0]);
+}
+
+/** Self time per package or source area: node internals, react-dom, fastify, our own code… */
+export function byArea(profile: CpuProfile): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const areas = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    const delta = profile.timeDeltas[i] ?? 0;
+    total += delta;
+    const url = node?.callFrame.url ?? '';
+    const name = node?.callFrame.functionName ?? '';
+    let area: string;
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+    if (pkg) area = pkg[1] as string;
+    else if (url.startsWith('node:')) area = 'node internals';
+    else if (url.includes('/dist/server/')) area = 'vitrine (dist/server)';
+    else if (url.includes('/work/main/') || url.startsWith('file:')) area = 'vitrine (sources)';
+    else if (!url) area = name.startsWith('(') ? name : 'native/GC';
+    else area = 'other';
+    areas.set(area, (areas.get(area) ?? 0) + delta);
+  });
+  return [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([area, us]) => [area, total ? us / total : 0]);
+}
+
+/** The steps of a page request, outermost first. */
+const INCLUSIVE = [
+  'runPreParsing',
+  'hookRunner',
+  'onRequest',
+  'decideRoute',
+  'renderPage',
+  'buildPage',
+  'pageLinks',
+  'loadTemplate',
+  'assemblePage',
+  'pageElement',
+  'streamDocument',
+  'performWork',
+  'flushCompletedQueues',
+  'sendRendered',
+  'sendError',
+  'onSendHook',
+  'onSendEnd',
+  'writev',
+  '(garbage collector)',
+];
+
+async function main(): Promise<void> {
+  process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+  const args = process.argv.slice(2);
+  const cached = args.includes('--cached');
+  const seconds = Number(args[args.indexOf('--seconds') + 1]) || 10;
+  const top = Number(args[args.indexOf('--top') + 1]) || 25;
+  const path = args.find((a) => a.startsWith('/')) ?? PRODUCT_PATH;
+  pinSelf();
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-prof-'));
+  const floor = args.includes('--floor');
+  const entry = floor ? ['--import', 'tsx', 'bench/baseline-server.ts'] : ['dist/server/main.js'];
+  const server = await startNode('profile', ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...entry], {
+    HTML_CACHE: cached ? 'on' : 'off',
+  });
+  const url = `http://127.0.0.1:${server.port}${floor ? '/floor' : path}`;
+  const headers = { host: BENCH_HOST, accept: 'text/html' };
+  await autocannon({ url, headers, connections: 32, duration: 2 });
+  const result = await autocannon({ url, headers, connections: 32, duration: seconds });
+  await server.stop();
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile written in ${dir}`);
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  console.log(
+    `${floor ? 'floor' : cached ? 'cached' : 'uncached'} ${path}: ${Math.round(result.requests.average)} req/s under the profiler (${join(dir, file)})`,
+  );
+  console.log('self time by area:');
+  for (const [area, share] of byArea(profile).slice(0, 12))
+    console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${area}`);
+  console.log('inclusive time of the page pipeline:');
+  for (const [name, share] of inclusive(profile, INCLUSIVE)) {
+    if (share > 0) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+  }
+  console.log('top functions by self time:');
+  for (const h of hotspots(profile, top)) {
+    console.log(`  ${(h.share * 100).toFixed(1).padStart(5)}%  ${h.name}  ${h.where}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then(
+    () => process.exit(),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

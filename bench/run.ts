@@ -1,0 +1,296 @@
+/**
+ * `npm run bench` (issue 10, contract section 7): the production server pinned to one core, loaded
+ * from the other with autocannon over loopback; every scenario uncached (HTML_CACHE=off) and cached;
+ * then a floor (the product page's React tree through `renderToString` in a bare Fastify route) and
+ * a ceiling (the same HTML as a static string), set up the same way. `--load` adds the load test
+ * (bench/load.ts). An instrument, not a test: it asserts nothing about speed.
+ *
+ * BENCH_ROUND_S and BENCH_WARMUP_S shorten the rounds for a quick look (defaults 10 and 3).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
+import { get, HAS_TASKSET, LOAD_CORE, measure, pinSelf, type Round, rssOf, SERVER_CORE, startNode } from './lib.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(ROOT);
+
+const SERVER_ENTRY = 'dist/server/main.js';
+const CLIENT_DIR = 'dist/client';
+const REFERENCE_SDK = { min: 374 * 1024, gzip: 121 * 1024 };
+
+const plan = {
+  connections: 32,
+  warmupS: Number(process.env.BENCH_WARMUP_S ?? 3),
+  roundS: Number(process.env.BENCH_ROUND_S ?? 10),
+  rounds: 2,
+};
+
+interface Scenario {
+  name: string;
+  path: string;
+  status: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'home page', path: '/', status: 200 },
+  { name: 'product page, footnotes', path: PRODUCT_PATH, status: 200 },
+  { name: '404', path: '/cs/nope-999', status: 404 },
+  { name: 'canonical redirect', path: '/cs/x/aquasense-60-dishwasher-4711', status: 301 },
+];
+
+/** Browsers' request headers minus compression: every row, floor and ceiling send the same. */
+const HEADERS = { host: BENCH_HOST, accept: 'text/html' };
+
+interface Row {
+  name: string;
+  round: Round;
+  htmlBytes: number;
+  htmlGzip: number;
+  js: { gzip: number; br: number } | null;
+  rss: number;
+  note: string;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function compressedSize(file: string, encoding: 'gz' | 'br'): number {
+  const twin = `${file}.${encoding}`;
+  if (existsSync(twin)) return statSync(twin).size;
+  const body = readFileSync(file);
+  return encoding === 'gz'
+    ? gzipSync(body, { level: 9 }).length
+    : brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).length;
+}
+
+/** The JavaScript a page loads: its module scripts and modulepreloads, as built. */
+function pageScripts(html: string): { gzip: number; br: number } {
+  const urls = new Set<string>();
+  for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) urls.add(m[1] as string);
+  for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) urls.add(m[1] as string);
+  let gzip = 0;
+  let br = 0;
+  for (const url of urls) {
+    if (!url.startsWith('/assets/')) continue;
+    const file = join(CLIENT_DIR, url.slice('/assets/'.length));
+    if (!existsSync(file)) throw new Error(`${url} is linked by the page but not in ${CLIENT_DIR}`);
+    gzip += compressedSize(file, 'gz');
+    br += compressedSize(file, 'br');
+  }
+  return { gzip, br };
+}
+
+/** HTML as sent (identity) and gzip as the server sends it, plus the page's JavaScript. */
+async function pageBytes(port: number, path: string, expected: number) {
+  const plain = await get(port, path, HEADERS);
+  if (plain.status !== expected) throw new Error(`${path} answered ${plain.status}, expected ${expected}`);
+  const gz = await get(port, path, { ...HEADERS, 'accept-encoding': 'gzip' });
+  const gzipped = gz.headers['content-encoding'] === 'gzip' ? gz.body.length : gzipSync(plain.body).length;
+  const html = plain.body.toString('utf8');
+  return { htmlBytes: plain.body.length, htmlGzip: gzipped, js: expected === 200 ? pageScripts(html) : null };
+}
+
+function unexpected(round: Round, status: number): string {
+  const others = Object.entries(round.statuses).filter(([code]) => Number(code) !== status);
+  const parts = others.map(([code, n]) => `${n}×${code}`);
+  if (round.errors) parts.push(`${round.errors} errors`);
+  if (round.timeouts) parts.push(`${round.timeouts} timeouts`);
+  return parts.length ? `unexpected: ${parts.join(', ')}` : '';
+}
+
+async function serverRows(label: string, env: Record<string, string>): Promise<Row[]> {
+  const server = await startNode(label, [SERVER_ENTRY], env);
+  const rows: Row[] = [];
+  try {
+    for (const scenario of SCENARIOS) {
+      const bytes = await pageBytes(server.port, scenario.path, scenario.status);
+      process.stderr.write(`  ${scenario.name} (${label})…`);
+      const round = await measure(server.pid, server.port, scenario.path, HEADERS, plan);
+      process.stderr.write(` ${Math.round(round.rps)} req/s\n`);
+      rows.push({
+        name: `${scenario.name} (${label})`,
+        round,
+        ...bytes,
+        rss: rssOf(server.pid),
+        note: unexpected(round, scenario.status),
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+async function baselineRows(): Promise<Row[]> {
+  const server = await startNode('baseline', ['--import', 'tsx', 'bench/baseline-server.ts'], {});
+  const rows: Row[] = [];
+  try {
+    for (const [name, path] of [
+      ['floor: renderToString, product page', '/floor'],
+      ['ceiling: static string, product page', '/ceiling'],
+    ] as const) {
+      const bytes = await pageBytes(server.port, path, 200);
+      process.stderr.write(`  ${name}…`);
+      const round = await measure(server.pid, server.port, path, HEADERS, plan);
+      process.stderr.write(` ${Math.round(round.rps)} req/s\n`);
+      rows.push({ name, round, ...bytes, rss: rssOf(server.pid), note: unexpected(round, 200) });
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+function table(rows: Row[]): string {
+  const head = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'HTML B',
+    'HTML gzip B',
+    'JS gzip B',
+    'JS br B',
+    'RSS MB',
+    'CPU ms/req',
+  ];
+  const body = rows.map((r) => [
+    r.name,
+    String(Math.round(r.round.rps)),
+    r.round.p50.toFixed(1),
+    r.round.p99.toFixed(1),
+    String(r.htmlBytes),
+    String(r.htmlGzip),
+    r.js ? String(r.js.gzip) : '-',
+    r.js ? String(r.js.br) : '-',
+    Number.isNaN(r.rss) ? '-' : (r.rss / 1024 / 1024).toFixed(0),
+    Number.isNaN(r.round.cpuMsPerRequest) ? '-' : r.round.cpuMsPerRequest.toFixed(3),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] as string).length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  const notes = rows.filter((r) => r.note).map((r) => `  ! ${r.name}: ${r.note}`);
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...notes].join('\n');
+}
+
+/** The island runtime: its entry chunk and everything it imports, minified as built. */
+function runtimeLine(): string {
+  const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; imports?: string[] }
+  >;
+  const files = new Set<string>();
+  const visit = (src: string) => {
+    const chunk = manifest[src];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  visit('islands/main.ts');
+  let min = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const body = readFileSync(join(CLIENT_DIR, file));
+    min += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+  }
+  return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, with React)`;
+}
+
+/** The preview script's size, measured by the SDK's own script (issue 9), or "not built". */
+async function previewLines(): Promise<string[]> {
+  const reference = `reference preview SDK: ${kb(REFERENCE_SDK.min)} min, ${kb(REFERENCE_SDK.gzip)} gzip`;
+  if (!existsSync('sdk/size.ts')) return ['preview script: not built', reference];
+  try {
+    const sdk = (await import(join(ROOT, 'sdk/size.ts'))) as {
+      measureSdk(): Promise<unknown>;
+      formatSdkSizes(sizes: unknown): string[];
+    };
+    return [...sdk.formatSdkSizes(await sdk.measureSdk()), reference];
+  } catch (error) {
+    return [`preview script: not built (${(error as Error).message.split('\n')[0]})`, reference];
+  }
+}
+
+/** bench/subscriptions.ts (the data layer's fan-out measure), when it exists: its output as is. */
+async function subscriptionLines(): Promise<string[]> {
+  if (!existsSync('bench/subscriptions.ts')) return [];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/subscriptions.ts'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const lines = out.split('\n').filter((l) => l.trim());
+      resolve(code === 0 ? lines : [...lines, `subscriptions: failed (exit ${code})`]);
+    });
+  });
+}
+
+function percent(part: Row | undefined, whole: Row | undefined): string {
+  if (!part || !whole || whole.round.rps === 0) return '?';
+  return String(Math.round((part.round.rps / whole.round.rps) * 100));
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`);
+  pinSelf();
+  const load = process.argv.includes('--load');
+  const rowsCount = SCENARIOS.length * 2 + 2;
+  const estimate = rowsCount * (plan.warmupS + plan.rounds * plan.roundS) + 20 + (load ? 75 : 0);
+  console.log(
+    `Vitrine bench: ${plan.connections} connections, ${plan.warmupS} s warm-up, best of ${plan.rounds} × ${plan.roundS} s; ` +
+      (HAS_TASKSET
+        ? `server on core ${SERVER_CORE}, load from core ${LOAD_CORE}`
+        : 'taskset not found: server and load share the cores') +
+      `; Host ${BENCH_HOST}, no compression requested; about ${Math.ceil(estimate / 60)} min`,
+  );
+
+  const rows = [
+    ...(await serverRows('uncached', { HTML_CACHE: 'off' })),
+    ...(await serverRows('cached', { HTML_CACHE: 'on' })),
+    ...(await baselineRows()),
+  ];
+  const extra = [runtimeLine(), ...(await previewLines()), ...(await subscriptionLines())];
+
+  console.log('');
+  console.log(table(rows));
+  console.log('');
+  for (const line of extra) console.log(line);
+  const find = (name: string) => rows.find((r) => r.name === name);
+  const product = SCENARIOS[1]?.name;
+  const cpuShare = (ours: Row | undefined, reference: Row | undefined) =>
+    ours && reference ? `${Math.round((reference.round.cpuMsPerRequest / ours.round.cpuMsPerRequest) * 100)}%` : '?';
+  console.log(
+    `by server CPU per request (steadier on a busy machine): uncached product page ${cpuShare(find(`${product} (uncached)`), find('floor: renderToString, product page'))} of the floor's rate, cached ${cpuShare(find(`${product} (cached)`), find('ceiling: static string, product page'))} of the ceiling's`,
+  );
+  console.log(
+    `uncached product page: ${percent(find(`${product} (uncached)`), find('floor: renderToString, product page'))}% of the renderToString floor`,
+  );
+  console.log(
+    `cached product page: ${percent(find(`${product} (cached)`), find('ceiling: static string, product page'))}% of the static ceiling`,
+  );
+
+  if (load) {
+    const { runLoadTest } = await import('./load.ts');
+    const ok = await runLoadTest();
+    if (!ok) process.exitCode = 1;
+  }
+}
+
+main().then(
+  () => process.exit(),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,332 @@
+import t, { type Test } from 'tap';
+import { baseConfig } from '../config/defaults.ts';
+import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { createChannel } from '../transport/channel.ts';
+import { createPeer } from '../transport/peer.ts';
+import { startBuilder } from './builder.ts';
+
+/**
+ * The select/edit loop in happy-dom against the real editor library: hover, click to focus,
+ * in-place editing with throttled sync-field, and update-field on Escape. Browser behaviour
+ * (layout, the cursor, real typing) is covered in test/e2e/builder.test.ts.
+ */
+
+const PAGE = 'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&builder=true';
+const TITLE = 'page.page-4711.en-GB.title';
+const PRICE = 'page.page-4711.en-GB.price';
+
+const SCHEMA = {
+  title: { data_type: 'text', uid: 'title', display_name: 'Title' },
+  price: { data_type: 'number', uid: 'price', display_name: 'Price' },
+};
+
+function start(t: Test, options: { schema?: unknown; update?: boolean } = {}) {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML = `<main><h1 data-cslp="${TITLE}">AquaSense</h1><data data-cslp="${PRICE}">779</data><p>plain</p></main>`;
+  const editor = framed.editor('visual-builder');
+  const received: { type: string; data: unknown }[] = [];
+  const record = (type: string, answer?: (data: unknown) => unknown) =>
+    editor.on(type, (event) => {
+      received.push({ type, data: event.data });
+      return answer?.(event.data);
+    });
+  record('get-field-schema', () => ({ fieldSchemaMap: options.schema ?? SCHEMA }));
+  record('get-permissions', () => ({
+    create: true,
+    read: true,
+    update: options.update ?? true,
+    delete: true,
+    publish: true,
+  }));
+  record('get-field-display-names', () => ({ [TITLE]: 'Title' }));
+  for (const type of [
+    'mouse-click',
+    'focus-field',
+    'sync-field',
+    'update-field',
+    'get-field-data',
+    'get-field-variant-status',
+  ])
+    record(type);
+  const config = baseConfig();
+  config.stackDetails.masterLocale = 'en-GB';
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config, channel });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    await framed.close();
+  });
+  const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
+  const types = () => received.map((r) => r.type);
+  return {
+    win,
+    received,
+    types,
+    shadow,
+    el: (tag: string) => win.document.querySelector(`[data-cslp="${tag}"]`) as HTMLElement,
+  };
+}
+
+t.test('hovering a field outlines it and shows its field type on the cursor', async (t) => {
+  const { win, shadow, el, types } = start(t);
+  el(TITLE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true, clientX: 5, clientY: 5 }));
+  await settle(80);
+  t.notOk((shadow.querySelector('.visual-builder__hover-outline') as HTMLElement).hidden, 'outline shown');
+  t.equal(shadow.querySelector('.visual-builder__cursor')?.getAttribute('data-icon'), 'singleline');
+  t.ok(shadow.querySelector('.visual-builder__cursor')?.classList.contains('visible'));
+  t.same(types().sort(), ['get-field-schema', 'get-permissions'], 'hover asks for the schema and permissions only');
+});
+
+t.test('a field without update permission gets the grey outline and the reason in the toolbar', async (t) => {
+  const { win, shadow, el } = start(t, { update: false });
+  el(TITLE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true }));
+  await settle(80);
+  t.ok(shadow.querySelector('.visual-builder__hover-outline--disabled'), 'grey outline');
+  el(TITLE).click();
+  await settle(80);
+  t.match(shadow.querySelector('.tb-reason')?.textContent, 'You do not have permission to edit this entry');
+  t.notOk(el(TITLE).hasAttribute('contenteditable'), 'not editable');
+});
+
+t.test('click focuses, typing syncs at most every 300 ms, Escape sends update-field', async (t) => {
+  const { win, received, types, shadow, el } = start(t);
+  const title = el(TITLE);
+  title.click();
+  await settle(80);
+  t.equal(types()[0], 'mouse-click', 'mouse-click goes first');
+  t.same(received[0]?.data, {
+    cslpData: TITLE,
+    fieldMetadata: {
+      content_type_uid: 'page',
+      entry_uid: 'page-4711',
+      locale: 'en-GB',
+      variant: undefined,
+      cslpValue: TITLE,
+      fieldPath: 'title',
+      fieldPathWithIndex: 'title',
+      multipleFieldMetadata: { index: -1, parentDetails: null },
+      instance: { fieldPathWithIndex: 'title' },
+    },
+  });
+  const focus = received.find((r) => r.type === 'focus-field')?.data as { DOMEditStack: { cslpValue: string }[] };
+  t.same(
+    focus.DOMEditStack.map((c) => c.cslpValue),
+    [TITLE],
+  );
+  t.equal(title.getAttribute('contenteditable'), 'true');
+  t.equal(title.getAttribute('data-cslp-field-type'), 'singleline');
+  t.ok(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'overlay shown');
+  t.match(shadow.querySelector('[data-testid="visual-builder__focused-toolbar__field-label"]')?.textContent, 'Title');
+
+  for (const text of ['AquaSense 6', 'AquaSense 60', 'AquaSense 60!']) {
+    title.textContent = text;
+    title.dispatchEvent(new win.Event('input', { bubbles: true }));
+  }
+  await settle(50);
+  t.same(
+    received.filter((r) => r.type === 'sync-field').map((r) => (r.data as { data: string }).data),
+    ['AquaSense 6'],
+    'only the leading sync within 300 ms',
+  );
+  await settle(350);
+  t.same(
+    received.filter((r) => r.type === 'sync-field').map((r) => (r.data as { data: string }).data),
+    ['AquaSense 6', 'AquaSense 60!'],
+    'the trailing sync carries the latest text',
+  );
+  win.document.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  await settle(50);
+  const update = received.find((r) => r.type === 'update-field')?.data as {
+    data: string;
+    fieldMetadata: { cslpValue: string };
+  };
+  t.equal(update.data, 'AquaSense 60!');
+  t.equal(update.fieldMetadata.cslpValue, TITLE);
+  t.notOk(title.hasAttribute('contenteditable'));
+  t.notOk(title.hasAttribute('data-cslp-field-type'));
+  t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'overlay gone');
+});
+
+t.test('deselecting without input sends no update-field; an overlay click deselects', async (t) => {
+  const { win, types, shadow, el } = start(t);
+  el(TITLE).click();
+  await settle(80);
+  (shadow.querySelector('.visual-builder__overlay--top') as HTMLElement).click();
+  await settle(50);
+  t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'));
+  t.notOk(types().includes('update-field'));
+  t.notOk(win.document.querySelector('[contenteditable]'));
+});
+
+t.test('a number field drops letters and keeps digits', async (t) => {
+  const { win, el } = start(t);
+  const price = el(PRICE);
+  price.click();
+  await settle(80);
+  t.equal(price.getAttribute('data-cslp-field-type'), 'number');
+  const letter = new win.KeyboardEvent('keydown', { key: 'x', bubbles: true, cancelable: true });
+  price.dispatchEvent(letter);
+  t.ok(letter.defaultPrevented, 'a letter is blocked');
+  const digit = new win.KeyboardEvent('keydown', { key: '5', bubbles: true, cancelable: true });
+  price.dispatchEvent(digit);
+  t.notOk(digit.defaultPrevented, 'a digit passes');
+});
+
+t.test('a field missing from the schema shows the invalid-tag badge', async (t) => {
+  const { el, shadow } = start(t, { schema: { price: SCHEMA.price } });
+  el(TITLE).click();
+  await settle(80);
+  const badge = shadow.querySelector('[data-testid="visual-builder__focused-toolbar__error"]');
+  t.equal(badge?.textContent, 'Error');
+  t.match(badge?.getAttribute('data-tooltip'), /Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated\./);
+});
+
+t.test('destroy removes the UI and stops listening', async (t) => {
+  const framed = framedSite({ url: PAGE });
+  t.teardown(() => framed.close());
+  const win = framed.site;
+  win.document.body.innerHTML = `<h1 data-cslp="${TITLE}">AquaSense</h1>`;
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config: baseConfig(), channel });
+  builder.destroy();
+  t.notOk(win.document.querySelector('.visual-builder__container'));
+  const click = new win.MouseEvent('click', { bubbles: true, cancelable: true });
+  win.document.querySelector('h1')?.dispatchEvent(click);
+  t.notOk(click.defaultPrevented, 'clicks reach the page again');
+  channel.destroy();
+});
+
+t.test('an empty multiple field gets a placeholder whose button adds the first instance', async (t) => {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML =
+    '<section class="visual-builder__empty-block-parent" data-cslp="page.p1.en-GB.items"></section>';
+  const editor = framed.editor('visual-builder');
+  const adds: unknown[] = [];
+  editor.on('get-field-schema', () => ({
+    fieldSchemaMap: { items: { data_type: 'group', multiple: true, display_name: 'Items' } },
+  }));
+  editor.on('add-instance', (event) => {
+    adds.push(event.data);
+    return {};
+  });
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config: baseConfig(), channel });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    await framed.close();
+  });
+  await settle(50);
+  const block = win.document.querySelector('.visual-builder__empty-block');
+  t.equal(
+    block?.querySelector('.visual-builder__empty-block-title')?.textContent,
+    'There are no Items on this page yet.',
+  );
+  (win.document.querySelector('.visual-builder__empty-block button') as HTMLButtonElement).click();
+  await settle(50);
+  t.match(adds, [{ index: 0, fieldMetadata: { cslpValue: 'page.p1.en-GB.items' } }]);
+  win.document.querySelector('section')?.classList.remove('visual-builder__empty-block-parent');
+  await settle(150);
+  t.notOk(win.document.querySelector('.visual-builder__empty-block'), 'removed once the field is no longer empty');
+});
+
+t.test('editor requests: entries on the page, draft and variant marks, hide-focus-overlay', async (t) => {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML = `<h1 data-cslp="${TITLE}">AquaSense</h1><p data-cslp="page_template.dw.en-GB.body.0">x</p>
+    <p data-cslp="v2:page_template.dw_cs1.en-GB.body.1">y</p>`;
+  const editor = framed.editor('visual-builder');
+  const updates: unknown[] = [];
+  editor.on('get-field-schema', () => ({ fieldSchemaMap: SCHEMA }));
+  editor.on('update-field', (event) => {
+    updates.push(event.data);
+  });
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config: baseConfig(), channel });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    await framed.close();
+  });
+  t.same(await editor.send('get-entries-in-current-page'), {
+    entriesInCurrentPage: [
+      { entryUid: 'page-4711', contentTypeUid: 'page', locale: 'en-GB' },
+      { entryUid: 'dw', contentTypeUid: 'page_template', locale: 'en-GB' },
+    ],
+  });
+  await editor.send('show-draft-fields', { fields: [TITLE] });
+  t.ok(win.document.querySelector('h1')?.classList.contains('visual-builder__draft-field'));
+  await editor.send('remove-draft-fields');
+  t.notOk(win.document.querySelector('.visual-builder__draft-field'));
+  await editor.send('show-variant-fields', { variant_data: { variant: 'cs1', highlightVariantFields: true } });
+  const [, base, variant] = Array.from(win.document.querySelectorAll('[data-cslp]'));
+  t.ok(variant?.classList.contains('visual-builder__variant-field'));
+  t.ok(variant?.classList.contains('visual-builder__variant-field--outline'));
+  t.ok(base?.classList.contains('visual-builder__base-field'));
+  await editor.send('remove-variant-fields', { onlyHighlighted: true });
+  t.notOk(variant?.classList.contains('visual-builder__variant-field--outline'));
+  t.ok(variant?.classList.contains('visual-builder__variant-field'));
+
+  const title = win.document.querySelector('h1') as HTMLElement;
+  title.click();
+  await settle(80);
+  title.textContent = 'Changed';
+  title.dispatchEvent(new win.Event('input', { bubbles: true }));
+  await editor.send('hide-focus-overlay', { noTrigger: true });
+  t.equal(title.textContent, 'AquaSense', 'noTrigger puts the text back');
+  t.same(updates, [], 'and sends no update-field');
+});
+
+t.test('toolbar: parent labels focus the parent; the variant revert menu sends the action', async (t) => {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  const body = 'v2:page_template.dw_cs1.en-GB.body.0';
+  win.document.body.innerHTML = `<section data-cslp="${body}"><h2 data-cslp="${body}.headline">H</h2></section>`;
+  const editor = framed.editor('visual-builder');
+  const received: { type: string; data: unknown }[] = [];
+  editor.on('get-field-schema', () => ({
+    fieldSchemaMap: {
+      body: { data_type: 'blocks', multiple: true, display_name: 'Body' },
+      'body.headline': { data_type: 'text', display_name: 'Headline' },
+    },
+  }));
+  editor.on('get-field-display-names', (event) =>
+    Object.fromEntries(
+      (event.data as { cslpValue: string; fieldPath: string }[]).map((c) => [c.cslpValue, c.fieldPath]),
+    ),
+  );
+  editor.on('get-field-variant-status', () => ({ isBaseModified: true, isOrderChanged: true }));
+  for (const type of ['focus-field', 'send-variant-revert-action-trigger'])
+    editor.on(type, (event) => {
+      received.push({ type, data: event.data });
+    });
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config: baseConfig(), channel });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    await framed.close();
+  });
+  const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
+  (win.document.querySelector('h2') as HTMLElement).click();
+  await settle(100);
+  t.match(shadow.querySelector('.tb-label')?.textContent, /body › body\.headline/);
+  const revert = Array.from(shadow.querySelectorAll('.tb-menu button')).map((b) => b.textContent);
+  t.same(revert, ['Revert to base entry value', 'Restore sorted instances']);
+  (shadow.querySelector('.tb-menu button') as HTMLButtonElement).click();
+  await settle(50);
+  t.same(received.find((r) => r.type === 'send-variant-revert-action-trigger')?.data, {
+    fieldDataName: 'body.0.headline',
+    action: 'revert_to_base_entry_value',
+    euid: 'dw',
+    ct_uid: 'page_template',
+    locale: 'en-GB',
+  });
+  (shadow.querySelector('.tb-parents button') as HTMLButtonElement).click();
+  await settle(100);
+  const focuses = received.filter((r) => r.type === 'focus-field');
+  t.match(focuses.at(-1)?.data, { DOMEditStack: [{ cslpValue: body }] }, 'the parent is focused');
+});

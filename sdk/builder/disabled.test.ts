@@ -1,0 +1,58 @@
+import { Window } from 'happy-dom';
+import t from 'tap';
+import { parseCslp } from '../cslp/parse.ts';
+import { DISABLED_REASONS, disabledReason, type FieldContext, VARIANT_CLASSES } from './disabled.ts';
+
+const doc = new Window().document;
+const allowed = { create: true, read: true, update: true, delete: true, publish: true };
+
+function field(overrides: Partial<FieldContext> = {}, classes: string[] = []): FieldContext {
+  const element = doc.createElement('h2') as unknown as Element;
+  element.classList.add(...classes);
+  return {
+    cslp: parseCslp('page.e1.en-GB.title')!,
+    schema: { data_type: 'text' },
+    permissions: allowed,
+    element,
+    masterLocale: 'en-GB',
+    locale: 'en-GB',
+    variant: undefined,
+    audienceMode: false,
+    ...overrides,
+  };
+}
+
+t.test('every disabled reason of spec section 6 shows its own text', async (t) => {
+  t.equal(disabledReason(field()), '', 'an ordinary field is editable');
+  t.equal(disabledReason(field({ permissions: { ...allowed, update: false } })), DISABLED_REASONS.ENTRY_UPDATE);
+  t.equal(
+    disabledReason(field({ schema: { data_type: 'text', field_metadata: { updateRestrict: true } } })),
+    DISABLED_REASONS.READ_ONLY,
+  );
+  t.equal(
+    disabledReason(field({ schema: { data_type: 'text', non_localizable: true }, masterLocale: 'en-us' })),
+    DISABLED_REASONS.LOCALIZED_ENTRY,
+  );
+  t.equal(
+    disabledReason(field({ schema: { data_type: 'text', non_localizable: true } })),
+    '',
+    'non-localizable in the master locale stays editable',
+  );
+  t.equal(disabledReason(field({ variant: 'cs1', locale: 'de-DE' })), DISABLED_REASONS.NOT_LOCALIZED);
+  t.equal(
+    disabledReason(field({ schema: { data_type: 'text', field_metadata: { isUnlinkedVariant: true } } })),
+    DISABLED_REASONS.UNLINKED_VARIANT,
+  );
+  t.equal(disabledReason(field({ audienceMode: true })), DISABLED_REASONS.AUDIENCE_MODE);
+  t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.base])), '');
+  t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.variant])), '');
+  t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.disabled])), DISABLED_REASONS.VARIANT_MISMATCH);
+});
+
+t.test('the entry permission is reported before the field restrictions', async (t) => {
+  const both = field({
+    permissions: { ...allowed, update: false },
+    schema: { data_type: 'text', field_metadata: { updateRestrict: true } },
+  });
+  t.equal(disabledReason(both), DISABLED_REASONS.ENTRY_UPDATE);
+});

@@ -1,0 +1,148 @@
+import type { CslpData } from '../cslp/parse.ts';
+import type { FieldSchema } from './field-type.ts';
+
+/**
+ * The visual-builder channel's editing messages (reference b.5), kept beside the builder chunk so
+ * the preview core does not carry them; the channel and the init handshake are in ../protocol.ts.
+ * Replies pass through the `read*` functions: an answer we cannot read counts as an empty one.
+ */
+
+/** Layer → editor requests. */
+export const VB_SENT = {
+  getFieldSchema: 'get-field-schema',
+  getFieldData: 'get-field-data',
+  getPermissions: 'get-permissions',
+  getDisplayNames: 'get-field-display-names',
+  getVariantStatus: 'get-field-variant-status',
+  mouseClick: 'mouse-click',
+  focusField: 'focus-field',
+  syncField: 'sync-field',
+  updateField: 'update-field',
+  addInstance: 'add-instance',
+  deleteInstance: 'delete-instance',
+  moveInstance: 'move-instance',
+  openFieldEditModal: 'open-field-edit-modal',
+  openAssetModal: 'open-asset-modal',
+  openReferenceModal: 'open-reference-modal',
+  variantRevert: 'send-variant-revert-action-trigger',
+} as const;
+
+/** Editor → layer requests handled in the builder window. */
+export const VB_RECEIVED = {
+  hideFocusOverlay: 'hide-focus-overlay',
+  scrollToField: 'scroll-to-view-field-by-cslp-value',
+  entriesInPage: 'get-entries-in-current-page',
+  showDraftFields: 'show-draft-fields',
+  removeDraftFields: 'remove-draft-fields',
+  showVariantFields: 'show-variant-fields',
+  removeVariantFields: 'remove-variant-fields',
+  variantId: 'get-variant-id',
+  locale: 'get-locale',
+  audienceMode: 'set-audience-mode',
+  deleteInstance: 'delete-instance',
+} as const;
+
+export interface Permissions {
+  create: boolean;
+  read: boolean;
+  update: boolean;
+  delete: boolean;
+  publish: boolean;
+}
+
+export interface VariantStatus {
+  isAddedInstances: boolean;
+  isBaseModified: boolean;
+  isDeletedInstances: boolean;
+  isOrderChanged: boolean;
+  fieldLevelCustomizations: boolean;
+}
+
+export type SchemaMap = Record<string, FieldSchema>;
+export type Direction = 'previous' | 'next';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function readSchemaReply(value: unknown): SchemaMap {
+  const map = isRecord(value) ? value.fieldSchemaMap : undefined;
+  if (!isRecord(map)) return {};
+  return Object.fromEntries(Object.entries(map).filter(([, schema]) => isRecord(schema))) as SchemaMap;
+}
+
+/** Spec section 6: a failed or empty answer allows everything. */
+export function readPermissions(value: unknown): Permissions {
+  const reply = isRecord(value) ? value : {};
+  const flag = (key: string) => reply[key] !== false;
+  return {
+    create: flag('create'),
+    read: flag('read'),
+    update: flag('update'),
+    delete: flag('delete'),
+    publish: flag('publish'),
+  };
+}
+
+/** `{error: true}` reads as empty data (spec section 7). */
+export function readFieldData(value: unknown): unknown {
+  if (!isRecord(value) || value.error) return '';
+  return value.fieldData ?? '';
+}
+
+/** Display names by tag; null when the editor answered with an error. */
+export function readDisplayNames(value: unknown): Record<string, string> | null {
+  if (!isRecord(value) || value.error) return null;
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+export function readVariantStatus(value: unknown): VariantStatus {
+  const reply = isRecord(value) ? value : {};
+  const flag = (key: string) => reply[key] === true;
+  return {
+    isAddedInstances: flag('isAddedInstances'),
+    isBaseModified: flag('isBaseModified'),
+    isDeletedInstances: flag('isDeletedInstances'),
+    isOrderChanged: flag('isOrderChanged'),
+    fieldLevelCustomizations: flag('fieldLevelCustomizations'),
+  };
+}
+
+export interface HideFocusOverlay {
+  noTrigger: boolean;
+}
+export function readHideFocusOverlay(value: unknown): HideFocusOverlay {
+  return { noTrigger: isRecord(value) && value.noTrigger === true };
+}
+
+export function readScrollToField(value: unknown): string | null {
+  const data = isRecord(value) && isRecord(value.cslpData) ? value.cslpData : null;
+  if (!data) return null;
+  const parts = [data.content_type_uid, data.entry_uid, data.locale, data.path].map(str);
+  return parts.every(Boolean) ? parts.join('.') : null;
+}
+
+export function readDraftFields(value: unknown): string[] {
+  const fields = isRecord(value) ? value.fields : undefined;
+  return Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string') : [];
+}
+
+export function readVariantFields(value: unknown): { variant: string; highlight: boolean } | null {
+  const data = isRecord(value) && isRecord(value.variant_data) ? value.variant_data : null;
+  const variant = str(data?.variant);
+  return variant ? { variant, highlight: data?.highlightVariantFields === true } : null;
+}
+
+export const readOnlyHighlighted = (value: unknown): boolean => isRecord(value) && value.onlyHighlighted === true;
+export const readVariantId = (value: unknown): string | undefined => (isRecord(value) ? str(value.variant) : undefined);
+export const readLocale = (value: unknown): string | undefined => (isRecord(value) ? str(value.locale) : undefined);
+export const readAudienceMode = (value: unknown): boolean => isRecord(value) && value.audienceMode === true;
+export const readDeletePath = (value: unknown): string | undefined => (isRecord(value) ? str(value.path) : undefined);
+
+/** `mouse-click` payload: both keys present, undefined when the click hit no tagged element. */
+export interface MouseClick {
+  cslpData: string | undefined;
+  fieldMetadata: CslpData | undefined;
+}

@@ -1,0 +1,334 @@
+import { computePosition, flip, offset, type Placement, shift } from '@floating-ui/dom';
+import { addStyles, LAYER_OWNED, type PageWindow } from '../dom.ts';
+import type { FieldType } from './field-type.ts';
+import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
+
+/**
+ * The builder's surfaces (reference f.3), plain DOM in one open shadow root: hover outline,
+ * custom cursor, focus overlay with outline, focused-field toolbar and add-instance buttons. The
+ * literal class names of 3.2.5 are kept inside the shadow root so the editor's tests and people
+ * reading the page recognise them. This module only draws; builder.ts decides what to draw.
+ */
+
+export interface ToolbarButton {
+  /** Its `data-testid` (reference f.3). */
+  id: string;
+  label: string;
+  glyph: string;
+  disabled?: boolean;
+  run(): void;
+}
+
+export interface ToolbarModel {
+  label: string;
+  /** Up to two parent labels, nearest first, each focusing its parent when chosen. */
+  parents: { label: string; run(): void }[];
+  /** Why the field cannot be edited, '' when it can. */
+  reason: string;
+  /** The invalid-tag badge (spec section 8). */
+  invalid: boolean;
+  buttons: ToolbarButton[];
+  /** The variant revert menu, when the field has variant changes. */
+  revert: { label: string; run(): void }[];
+}
+
+export interface AddButtonModel {
+  label: string;
+  /** Shown as text beside the plus (modular blocks). */
+  withLabel: boolean;
+  title: string;
+  disabled: boolean;
+  placement: Placement;
+  run(button: HTMLButtonElement): void;
+}
+
+export interface BuilderUi {
+  host: HTMLElement;
+  root: ShadowRoot;
+  showHover(element: Element, disabled: boolean): void;
+  hideHover(): void;
+  showCursor(x: number, y: number, icon: string, disabled: boolean): void;
+  hideCursor(): void;
+  showFocus(element: Element, disabled: boolean): void;
+  hideFocus(): void;
+  renderToolbar(model: ToolbarModel | null): void;
+  renderAddButtons(element: Element | null, buttons: AddButtonModel[]): void;
+  /** Re-measures the outlines after scroll, resize or page changes. */
+  reposition(): void;
+  /** Whether an event target is part of the builder UI. */
+  owns(target: EventTarget | null): boolean;
+  destroy(): void;
+}
+
+/** A short text per field type for the cursor (no icon font: nothing loads from elsewhere). */
+const ICONS: Partial<Record<FieldType | 'loading' | 'empty', string>> = {
+  singleline: 'T Single line',
+  multiline: '¶ Multi line',
+  number: '# Number',
+  html_rte: '✎ Rich text',
+  markdown_rte: 'M↓ Markdown',
+  json_rte: '✎ Rich text',
+  select: '☰ Select',
+  url: '🔗 URL',
+  link: '🔗 Link',
+  isodate: '📅 Date',
+  boolean: '☑ Boolean',
+  file: '🖼 File',
+  reference: '↗ Reference',
+  group: '▤ Group',
+  global_field: '🌐 Global',
+  modular_block: '▦ Blocks',
+  block: '▦ Block',
+  custom_field: '⚙ Custom',
+  taxonomy: '⌗ Taxonomy',
+  experience_container: '◎ Experience',
+  loading: '…',
+  empty: '?',
+};
+
+export const cursorText = (icon: string): string => ICONS[icon as FieldType] ?? icon;
+
+interface Box {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+function place(box: HTMLElement, rect: Box): void {
+  box.style.top = `${rect.top}px`;
+  box.style.left = `${rect.left}px`;
+  box.style.width = `${rect.width}px`;
+  box.style.height = `${rect.height}px`;
+}
+
+export function createUi(win: PageWindow): BuilderUi {
+  const doc = win.document;
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = '', parent?: Node) => {
+    const node = doc.createElement(tag);
+    if (className) node.className = className;
+    parent?.appendChild(node);
+    return node;
+  };
+
+  const host = el('div', 'visual-builder__container');
+  host.setAttribute('data-testid', 'visual-builder__container');
+  // Page morphs keep the layer's own nodes (site/morph.ts); clicks on it are the builder's.
+  host.setAttribute(LAYER_OWNED, '');
+  host.setAttribute('data-studio-ui', 'true');
+  const root = host.attachShadow({ mode: 'open' });
+  // Constructable sheets: preview pages run under `style-src 'self'`, which blocks <style> elements.
+  const sheets = typeof win.CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root;
+  const sheet = (css: string) => {
+    const made = new win.CSSStyleSheet();
+    made.replaceSync(css);
+    return made;
+  };
+  const pageSheet = sheets ? sheet(PAGE_CSS) : null;
+  if (sheets && pageSheet) {
+    root.adoptedStyleSheets = [sheet(SHADOW_CSS)];
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, pageSheet];
+  } else {
+    el('style', '', root).textContent = SHADOW_CSS;
+    addStyles(win, PAGE_CSS);
+  }
+
+  const cursor = el('div', 'visual-builder__cursor', root);
+  const cursorWrapper = el('div', 'visual-builder__cursor-wrapper', cursor);
+  const cursorIcon = el('span', 'visual-builder__cursor-icon', cursorWrapper);
+  const hover = el('div', 'visual-builder__hover-outline visual-builder__hover-outline--unclickable', root);
+  hover.hidden = true;
+  const overlayWrapper = el('div', 'visual-builder__overlay__wrapper', root);
+  overlayWrapper.setAttribute('data-testid', 'visual-builder__overlay__wrapper');
+  const side = (name: string) => el('div', `visual-builder__overlay visual-builder__overlay--${name}`, overlayWrapper);
+  const [top, left, right, bottom] = [side('top'), side('left'), side('right'), side('bottom')];
+  const outline = el('div', 'visual-builder__overlay--outline', overlayWrapper);
+  const toolbar = el('div', 'visual-builder__focused-toolbar', root);
+  toolbar.setAttribute('role', 'toolbar');
+  toolbar.hidden = true;
+  const adds = el('div', 'visual-builder__add-buttons', root);
+  doc.body.append(host);
+
+  let hovered: Element | null = null;
+  let focused: Element | null = null;
+  let addAnchor: Element | null = null;
+  let addButtons: { button: HTMLButtonElement; placement: Placement }[] = [];
+
+  const placeFocus = () => {
+    if (!focused) return;
+    const r = focused.getBoundingClientRect();
+    const vw = win.innerWidth;
+    const vh = win.innerHeight;
+    place(top, { top: 0, left: 0, width: vw, height: Math.max(r.top, 0) });
+    place(bottom, { top: r.bottom, left: 0, width: vw, height: Math.max(vh - r.bottom, 0) });
+    place(left, { top: r.top, left: 0, width: Math.max(r.left, 0), height: r.height });
+    place(right, { top: r.top, left: r.right, width: Math.max(vw - r.right, 0), height: r.height });
+    place(outline, r);
+  };
+
+  const floatOver = (reference: Element, floating: HTMLElement, placement: Placement, gap: number) =>
+    computePosition(reference, floating, {
+      strategy: 'fixed',
+      placement,
+      middleware: [offset(gap), flip(), shift({ padding: 8 })],
+    })
+      .then(({ x, y }) => {
+        floating.style.left = `${x}px`;
+        floating.style.top = `${y}px`;
+      })
+      // Without layout (a test DOM) nothing can be placed; the UI still works.
+      .catch(() => undefined);
+
+  const placeToolbar = () => {
+    if (focused && !toolbar.hidden) void floatOver(focused, toolbar, 'top-start', 8);
+  };
+  const placeAdds = () => {
+    if (!addAnchor) return;
+    for (const { button, placement } of addButtons) void floatOver(addAnchor, button, placement, -16);
+  };
+
+  const ui: BuilderUi = {
+    host,
+    root,
+    showHover(element, disabled) {
+      hovered = element;
+      hover.hidden = false;
+      hover.classList.toggle('visual-builder__hover-outline--disabled', disabled);
+      place(hover, element.getBoundingClientRect());
+    },
+    hideHover() {
+      hovered = null;
+      hover.hidden = true;
+    },
+    showCursor(x, y, icon, disabled) {
+      cursor.classList.add('visible');
+      cursor.setAttribute('data-icon', icon);
+      cursorWrapper.classList.toggle('visual-builder__cursor-disabled', disabled);
+      cursorIcon.textContent = cursorText(icon);
+      cursor.style.left = `${x}px`;
+      cursor.style.top = `${y}px`;
+    },
+    hideCursor() {
+      cursor.classList.remove('visible');
+    },
+    showFocus(element, disabled) {
+      focused = element;
+      overlayWrapper.classList.add('visible');
+      outline.classList.toggle('disabled', disabled);
+      placeFocus();
+    },
+    hideFocus() {
+      focused = null;
+      overlayWrapper.classList.remove('visible');
+      ui.renderToolbar(null);
+      ui.renderAddButtons(null, []);
+    },
+    renderToolbar(model) {
+      toolbar.replaceChildren();
+      toolbar.hidden = !model;
+      if (!model) return;
+      const group = el('div', 'tb-group', toolbar);
+      const labelWrap = el('div', 'tb-label-wrap visual-builder__focused-toolbar__field-label-wrapper', group);
+      const label = el('button', `tb-label${model.reason ? ' disabled' : ''}`, labelWrap);
+      label.type = 'button';
+      label.setAttribute('data-testid', 'visual-builder__focused-toolbar__field-label');
+      const names = [model.label, ...model.parents.map((p) => p.label)];
+      label.textContent = model.parents.length ? `${names.reverse().join(' › ')} ▾` : model.label;
+      if (model.parents.length) {
+        const menu = el('div', 'tb-parents', labelWrap);
+        menu.hidden = true;
+        label.addEventListener('click', () => {
+          menu.hidden = !menu.hidden;
+        });
+        for (const parent of model.parents) {
+          const item = el('button', 'tb-button', menu);
+          item.type = 'button';
+          item.textContent = parent.label;
+          item.addEventListener('click', parent.run);
+        }
+      }
+      if (model.invalid) {
+        const badge = el('span', 'tb-error tooltip-below', group);
+        badge.textContent = 'Error';
+        badge.setAttribute('data-testid', 'visual-builder__focused-toolbar__error');
+        badge.setAttribute('data-tooltip', 'Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated.');
+        badge.setAttribute('aria-label', 'Invalid CSLP tag: The CSLP is invalid or incorrectly generated.');
+      }
+      if (model.buttons.length || model.revert.length) {
+        const buttons = el('div', 'tb-group visual-builder__focused-toolbar__multiple-field-toolbar', toolbar);
+        for (const spec of model.buttons) {
+          const button = el('button', 'tb-button', buttons);
+          button.type = 'button';
+          button.textContent = spec.glyph;
+          button.disabled = Boolean(spec.disabled || model.reason);
+          button.setAttribute('data-testid', spec.id);
+          button.setAttribute('data-tooltip', spec.label);
+          button.setAttribute('aria-label', spec.label);
+          button.addEventListener('click', () => spec.run());
+        }
+        if (model.revert.length) {
+          const wrap = el('div', 'visual-builder__variant-revert', buttons);
+          const toggle = el('button', 'tb-button', wrap);
+          toggle.type = 'button';
+          toggle.textContent = '↺ ▾';
+          toggle.setAttribute('data-testid', 'visual-builder-canvas-variant-revert');
+          toggle.setAttribute('data-tooltip', 'Variant Revert');
+          toggle.disabled = Boolean(model.reason);
+          const menu = el('div', 'tb-menu', wrap);
+          menu.hidden = true;
+          toggle.addEventListener('click', () => {
+            menu.hidden = !menu.hidden;
+          });
+          for (const action of model.revert) {
+            const item = el('button', 'tb-button', menu);
+            item.type = 'button';
+            item.textContent = action.label;
+            item.addEventListener('click', action.run);
+          }
+        }
+      }
+      if (model.reason) {
+        const reason = el('span', 'tb-reason', toolbar);
+        reason.setAttribute('data-testid', 'visual-builder__focused-toolbar__disabled-reason');
+        reason.textContent = model.reason;
+      }
+      placeToolbar();
+    },
+    renderAddButtons(element, buttons) {
+      adds.replaceChildren();
+      addAnchor = element;
+      addButtons = [];
+      if (!element) return;
+      for (const spec of buttons) {
+        const button = el('button', 'visual-builder__add-button', adds);
+        button.type = 'button';
+        button.setAttribute('data-testid', 'visual-builder-add-instance-button');
+        button.setAttribute('aria-label', spec.title);
+        button.setAttribute('data-tooltip', spec.title);
+        button.disabled = spec.disabled;
+        button.append('+');
+        if (spec.withLabel) {
+          button.classList.add('visual-builder__add-button--with-label');
+          const text = el('span', 'visual-builder__add-button-label', button);
+          text.textContent = spec.label;
+        }
+        button.addEventListener('click', () => spec.run(button));
+        addButtons.push({ button, placement: spec.placement });
+      }
+      placeAdds();
+    },
+    reposition() {
+      if (hovered?.isConnected) place(hover, hovered.getBoundingClientRect());
+      else if (hovered) ui.hideHover();
+      placeFocus();
+      placeToolbar();
+      placeAdds();
+    },
+    owns: (target) => target === host || (target instanceof win.Node && host.contains(target)),
+    destroy() {
+      host.remove();
+      if (pageSheet) doc.adoptedStyleSheets = doc.adoptedStyleSheets.filter((kept) => kept !== pageSheet);
+    },
+  };
+  return ui;
+}

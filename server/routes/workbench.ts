@@ -1,0 +1,406 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { type TSchema, TypeGuard } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
+import type { PageEntry } from '../../common/content.ts';
+import type { Site, SitesConfig } from '../../common/site.ts';
+import { type ContentKey, contentFile, draftRoot, isValidKey } from '../content/paths.ts';
+import { ComponentSchemas, firstProblem, PageSchema, TemplateSchema, templateProblem } from '../content/schemas.ts';
+import type { EmbeddedStore } from '../content/store.ts';
+import type { PreviewConfig } from '../preview/config.ts';
+import { canonicalPagePath } from '../routing/canonical.ts';
+import { tokenMatches } from './content-api.ts';
+
+/**
+ * The preview workbench (issue 13): a small editor application at `/__workbench` that frames a
+ * storefront page in preview mode and plays the editor's side of the protocol
+ * (docs/decisions/0011-workbench.md). This file serves its page and script and the JSON API it
+ * needs besides the draft API:
+ *
+ *   GET  /__workbench                          the page (holds no content; the API asks for the token)
+ *   GET  /__workbench/workbench.js             the bundle (dist/workbench, or built on the fly in development)
+ *   GET  /__workbench/api/catalog              storefronts, and the current storefront's pages per locale
+ *   GET  /__workbench/api/entries              a page and its template, with a draft hash overlaid
+ *   GET  /__workbench/api/field-schema/:type   `{fieldSchemaMap}` derived from the content schemas
+ *   POST /__workbench/api/publish              promote one draft to published content
+ *   GET  /__workbench/api/drafts?locale=       draft hashes holding entries of a locale (the compare view's choices)
+ *   GET|PUT /__workbench/api/collab            a page's comment threads (a JSON file under the draft area)
+ *
+ * Every API call needs the draft API's bearer token. The workbench is same-origin with the
+ * storefront it shows: picking another storefront opens the workbench on that storefront's host.
+ */
+
+export interface WorkbenchDeps {
+  sites: SitesConfig;
+  contentDir: string;
+  store: EmbeddedStore;
+  token: string | undefined;
+  /** The built bundle's folder (dist/workbench). */
+  bundleDir?: string;
+}
+
+export const WORKBENCH_PATH = '/__workbench';
+
+/**
+ * Editor origins with the workbench on: the configured ones, then every storefront host and alias on
+ * the server's port, and localhost (the workbench is same-origin with the page it frames).
+ */
+export function withWorkbenchOrigins(preview: PreviewConfig, sites: SitesConfig, port: number): PreviewConfig {
+  const origins = new Set(preview.editorOrigins);
+  // localhost and 127.0.0.1 reach the forced host's storefront (contract section 8).
+  const hosts = [...sites.sites.flatMap((site) => [site.host, ...site.aliases]), 'localhost', '127.0.0.1'];
+  for (const host of hosts) origins.add(new URL(`http://${host}:${port}`).origin);
+  // Behind a TLS proxy (WORKBENCH=on in production) the workbench has the storefront's public origin.
+  for (const site of sites.sites) if (site.url) origins.add(new URL(site.url).origin);
+  return { ...preview, editorOrigins: [...origins] };
+}
+
+const PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Vitrine preview workbench</title>
+<script src="${WORKBENCH_PATH}/workbench.js" defer></script>
+</head>
+<body><div id="workbench"></div></body>
+</html>
+`;
+
+function fail(reply: FastifyReply, status: number, error: string, extra: Record<string, unknown> = {}) {
+  return reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .send({ error, ...extra });
+}
+
+/** The draft API's own validation: the schema of the type, then the identity the path names. */
+export function entryProblem(type: string, id: string, locale: string, value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
+  const record = value as Record<string, unknown>;
+  if (type === 'pages') {
+    const problem = firstProblem(PageSchema, value);
+    if (problem) return problem;
+    if (record.uuid !== id) return `$.uuid: Expected ${id}, the id of the path`;
+    return record.locale === locale ? null : `$.locale: Expected ${locale}, the locale of the path`;
+  }
+  const schema = ComponentSchemas[type];
+  const problem = type.endsWith('_template') ? templateProblem(value) : schema ? firstProblem(schema, value) : null;
+  if (problem) return problem;
+  return record.uid === id ? null : `$.uid: Expected ${id}, the id of the path`;
+}
+
+const keyOf = (type: string, id: string, locale: string): ContentKey =>
+  type === 'pages' ? { kind: 'page', locale, uuid: id } : { kind: 'entry', locale, contentType: type, uid: id };
+
+/** Writes `text` beside `file` and renames it over: a reader sees the old file or the new one, never half. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+// --- field schema (visual-builder `get-field-schema`) ---
+
+export interface FieldSchema {
+  uid: string;
+  display_name: string;
+  data_type: 'text' | 'number' | 'boolean' | 'group' | 'blocks' | 'json';
+  multiple: boolean;
+  mandatory: boolean;
+  field_metadata: Record<string, unknown>;
+  /** Select fields: the union's literals. */
+  enum?: { advanced: boolean; choices: { value: unknown }[] };
+}
+
+const displayName = (uid: string) =>
+  uid
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
+
+/** Fills `map` with one schema per field path (indexes left out, as the layer looks them up). */
+function collectFields(map: Record<string, FieldSchema>, schema: TSchema, prefix: string, required: boolean): void {
+  const uid = prefix.slice(prefix.lastIndexOf('.') + 1);
+  const field = (data_type: FieldSchema['data_type'], multiple = false, metadata = {}): FieldSchema => ({
+    uid,
+    display_name: displayName(uid),
+    data_type,
+    multiple,
+    mandatory: required,
+    field_metadata: metadata,
+  });
+  if (TypeGuard.IsUnion(schema)) {
+    const choices = schema.anyOf.filter(TypeGuard.IsLiteral).map((literal) => ({ value: literal.const }));
+    if (prefix) map[prefix] = { ...field('text'), enum: { advanced: false, choices } };
+    return;
+  }
+  if (TypeGuard.IsString(schema) || TypeGuard.IsLiteral(schema)) {
+    if (prefix) map[prefix] = field('text', false, { multiline: false });
+    return;
+  }
+  if (TypeGuard.IsNumber(schema) || TypeGuard.IsInteger(schema)) {
+    if (prefix) map[prefix] = field('number');
+    return;
+  }
+  if (TypeGuard.IsBoolean(schema)) {
+    if (prefix) map[prefix] = field('boolean');
+    return;
+  }
+  if (TypeGuard.IsArray(schema)) {
+    const items = schema.items;
+    if (prefix) map[prefix] = TypeGuard.IsObject(items) ? field('group', true) : { ...field('text'), multiple: true };
+    if (TypeGuard.IsObject(items)) collectFields(map, items, prefix, required);
+    return;
+  }
+  if (TypeGuard.IsObject(schema)) {
+    if (prefix && !map[prefix]) map[prefix] = field('group');
+    const own = new Set(schema.required ?? []);
+    for (const [name, child] of Object.entries(schema.properties)) {
+      collectFields(map, child, prefix ? `${prefix}.${name}` : name, own.has(name));
+    }
+    return;
+  }
+  if (prefix) map[prefix] = field('json');
+}
+
+/** `{fieldPath: schema}` for a content type: `pages`, a `*_template` (its zones as blocks) or a component. */
+export function fieldSchemaMap(type: string): Record<string, FieldSchema> | null {
+  const map: Record<string, FieldSchema> = {};
+  if (type === 'pages' || type === 'page') {
+    collectFields(map, PageSchema, '', true);
+    return map;
+  }
+  if (type.endsWith('_template')) {
+    collectFields(map, TemplateSchema, '', true);
+    for (const zone of ['header_components', 'body_components', 'footer_components']) {
+      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
+      for (const component of Object.values(ComponentSchemas)) collectFields(map, component, zone, false);
+      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
+    }
+    return map;
+  }
+  const schema = ComponentSchemas[type];
+  if (!schema) return null;
+  collectFields(map, schema, '', true);
+  return map;
+}
+
+// --- collaboration: one JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json` ---
+
+/** Not a draft overlay: the store reads overlays at `{locale}/{folder}/{id}.json`, one level deeper. */
+export const COLLAB_HASH = '_collab';
+
+export function collabFile(contentDir: string, locale: string, uuid: string): string | null {
+  const root = draftRoot(contentDir, COLLAB_HASH);
+  if (!root || !isValidKey({ kind: 'page', locale, uuid })) return null;
+  return resolve(root, locale, `${uuid}.json`);
+}
+
+function collabProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
+  for (const key of ['threads', 'comments']) {
+    const list = (value as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) return `$.${key}: Expected array`;
+    const bad = list.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
+    if (bad >= 0) return `$.${key}[${bad}]: Expected object`;
+  }
+  return null;
+}
+
+// --- routes ---
+
+interface PageSummary {
+  uuid: string;
+  title: string;
+  path: string;
+}
+
+/** The pages of one locale, from the store's `pages` folder, read through the store. */
+async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise<PageSummary[]> {
+  const folder = contentFile(deps.contentDir, { kind: 'page', locale, uuid: '0' });
+  if (!folder) return [];
+  const names = await readdir(dirname(folder)).catch(() => [] as string[]);
+  const pages: PageSummary[] = [];
+  for (const name of names) {
+    const uuid = /^(\d{1,10})\.json$/.exec(name)?.[1];
+    if (!uuid) continue;
+    const page = await deps.store.getPage(uuid, locale).catch(() => null);
+    if (page) pages.push({ uuid, title: page.title, path: canonicalPagePath(site, locale, page) });
+  }
+  return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
+}
+
+/** The bundle: built by `vite build -c vite.workbench.config.ts`, or bundled now from source (development). */
+async function bundle(deps: WorkbenchDeps): Promise<string | null> {
+  const built = resolve(deps.bundleDir ?? 'dist/workbench', 'workbench.js');
+  if (existsSync(built)) return readFile(built, 'utf8');
+  const source = resolve('workbench/main.ts');
+  if (!existsSync(source)) return null;
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [source],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    target: 'es2022',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? null;
+}
+
+export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void {
+  const noStore = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex')
+      .header('referrer-policy', 'no-referrer');
+  const guarded = {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!tokenMatches(deps.token, request.headers.authorization))
+        return fail(reply.header('www-authenticate', 'Bearer'), 401, 'A valid draft API token is required');
+    },
+  };
+
+  app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(PAGE_HTML));
+
+  let script: Promise<string | null> | undefined;
+  app.get(`${WORKBENCH_PATH}/workbench.js`, async (request, reply) => {
+    script ??= bundle(deps);
+    const text = await script.catch((error: unknown) => {
+      request.log.error({ err: error }, 'Workbench bundle failed');
+      script = undefined;
+      return null;
+    });
+    if (text === null) return fail(reply, 503, 'The workbench is not built: run npm run build');
+    return noStore(reply).type('text/javascript; charset=utf-8').send(text);
+  });
+
+  app.get(`${WORKBENCH_PATH}/api/catalog`, guarded, async (request, reply) => {
+    const site = request.site;
+    const pages: Record<string, PageSummary[]> = {};
+    for (const locale of site.locales) pages[locale] = await pagesOf(deps, site, locale);
+    return noStore(reply).send({
+      storefronts: deps.sites.sites.map((s) => ({
+        host: s.host,
+        aliases: s.aliases,
+        locales: s.locales,
+        defaultLocale: s.defaultLocale,
+      })),
+      current: site.host,
+      pages,
+    });
+  });
+
+  app.get<{ Querystring: { locale?: string; uuid?: string; hash?: string } }>(
+    `${WORKBENCH_PATH}/api/entries`,
+    guarded,
+    async (request, reply) => {
+      const { locale = '', uuid = '', hash } = request.query;
+      if (!request.site.locales.includes(locale)) return fail(reply, 400, 'locale is not one of this storefront');
+      if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid })) return fail(reply, 400, 'uuid is not an id');
+      if (hash !== undefined && !draftRoot(deps.contentDir, hash))
+        return fail(reply, 400, 'hash must be 1 to 128 letters, digits, - or _');
+      const page = (await deps.store.getPage(uuid, locale, hash)) as PageEntry | null;
+      if (!page) return fail(reply, 404, 'No such page');
+      const ref = page.template[0];
+      const template = ref ? await deps.store.getEntry(ref._content_type_uid, ref.uid, locale, hash) : null;
+      return noStore(reply).send({
+        page,
+        path: canonicalPagePath(request.site, locale, page),
+        template: ref && template ? { type: ref._content_type_uid, uid: ref.uid, entry: template } : null,
+      });
+    },
+  );
+
+  app.get<{ Params: { type: string } }>(`${WORKBENCH_PATH}/api/field-schema/:type`, guarded, async (request, reply) => {
+    const map = fieldSchemaMap(request.params.type);
+    if (!map) return fail(reply, 404, 'Unknown content type');
+    return noStore(reply).send({ fieldSchemaMap: map });
+  });
+
+  app.get<{ Querystring: { locale?: string } }>(`${WORKBENCH_PATH}/api/drafts`, guarded, async (request, reply) => {
+    const { locale = '' } = request.query;
+    if (!request.site.locales.includes(locale)) return fail(reply, 400, 'locale is not one of this storefront');
+    const all = resolve(deps.contentDir, '_drafts');
+    const hashes: string[] = [];
+    for (const hash of await readdir(all).catch(() => [] as string[])) {
+      const root = hash !== COLLAB_HASH && draftRoot(deps.contentDir, hash);
+      if (root && (await readdir(resolve(root, locale)).catch(() => [])).length > 0) hashes.push(hash);
+    }
+    return noStore(reply).send({ hashes: hashes.sort() });
+  });
+
+  app.get<{ Querystring: { locale?: string; uuid?: string } }>(
+    `${WORKBENCH_PATH}/api/collab`,
+    guarded,
+    async (request, reply) => {
+      const { locale = '', uuid = '' } = request.query;
+      const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
+      if (!file) return fail(reply, 400, 'locale or uuid is not of its shape');
+      const text = await readFile(file, 'utf8').catch(() => null);
+      const value =
+        text === null ? { threads: [], comments: [] } : sjson.parse(text, undefined, { protoAction: 'remove' });
+      return noStore(reply).send(value);
+    },
+  );
+
+  app.put<{ Querystring: { locale?: string; uuid?: string }; Body: unknown }>(
+    `${WORKBENCH_PATH}/api/collab`,
+    guarded,
+    async (request, reply) => {
+      const { locale = '', uuid = '' } = request.query;
+      const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
+      if (!file) return fail(reply, 400, 'locale or uuid is not of its shape');
+      const problem = collabProblem(request.body);
+      if (problem) return fail(reply, 400, `Invalid threads: ${problem}`);
+      const { threads, comments } = request.body as { threads: unknown[]; comments: unknown[] };
+      await writeAtomically(file, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
+      return reply.status(204).header('cache-control', 'no-store').send();
+    },
+  );
+
+  app.post<{ Body: { hash?: unknown; locale?: unknown; type?: unknown; id?: unknown } }>(
+    `${WORKBENCH_PATH}/api/publish`,
+    guarded,
+    async (request, reply) => {
+      const { hash, locale, type, id } = request.body ?? {};
+      if (![hash, locale, type, id].every((v) => typeof v === 'string'))
+        return fail(reply, 400, 'hash, locale, type and id are required strings');
+      const [h, l, ty, i] = [hash, locale, type, id] as string[];
+      const root = draftRoot(deps.contentDir, h as string);
+      const key = keyOf(ty as string, i as string, l as string);
+      const draft = root && contentFile(root, key);
+      const target = contentFile(deps.contentDir, key);
+      if (!draft || !target) return fail(reply, 400, 'hash, locale, type or id is not of its shape');
+      let value: unknown;
+      try {
+        value = sjson.parse(await readFile(draft, 'utf8'), undefined, {
+          protoAction: 'error',
+          constructorAction: 'error',
+        });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fail(reply, 404, 'No such draft');
+        return fail(reply, 400, `Invalid JSON: ${(error as Error).message}`);
+      }
+      const problem = entryProblem(ty as string, i as string, l as string, value);
+      if (problem) return fail(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
+      await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
+      // Promoted: the draft would only mask later published changes.
+      await rm(draft, { force: true });
+      deps.store.invalidate();
+      request.log.info({ published: relative(deps.contentDir, target) }, 'Draft published');
+      return noStore(reply).send({ published: relative(deps.contentDir, target) });
+    },
+  );
+}

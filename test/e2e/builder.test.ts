@@ -1,0 +1,446 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { Browser, Frame, Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { launchBrowser } from './browser.ts';
+import { freePort, type RunningServer, startServer } from './server.ts';
+
+/**
+ * The visual builder in Chromium (issue 11, "Done when"): an editor page on another origin frames
+ * the dishwasher page with `builder=true` and plays the editor with the real
+ * @contentstack/advanced-post-message, answering `get-field-schema` with a schema for the demo
+ * content types. Covered: hover outline and cursor, click-to-focus messages and the time to the
+ * toolbar, inline editing with throttled sync-field and a final update-field, number key
+ * filtering, add / move / delete on a multiple field, every disabled reason, the invalid-tag badge.
+ */
+
+const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
+const T = 'page_template.dishwasher.en-GB';
+const tag = (path: string) => `[data-cslp="${T}.${path}"]`;
+const HEADLINE = tag('body_components.0.headline');
+const SUBLINE = tag('body_components.0.subline');
+const PRICE = tag('body_components.1.price.amount');
+const FAQ_0 = tag('body_components.3.items.0');
+const FAQ_1 = tag('body_components.3.items.1');
+const TITLE = '[data-cslp="page.page-4711.en-GB.title"]';
+/** Playwright's CSS engine pierces the builder's open shadow root. */
+const UI = '.visual-builder__container';
+const TOOLBAR = `${UI} .visual-builder__focused-toolbar`;
+const REASON = `${UI} [data-testid="visual-builder__focused-toolbar__disabled-reason"]`;
+const BAR = 'visual-builder__focused-toolbar__multiple-field-toolbar__';
+
+declare global {
+  interface Window {
+    received: { type: string; data: unknown; at?: number }[];
+    schema: Record<string, Record<string, Record<string, unknown>>>;
+    permissions: Record<string, boolean>;
+    vb: { send(type: string, payload?: unknown): Promise<unknown> };
+  }
+}
+
+/** The schema the test editor answers for the demo's content types (fieldPath → schema). */
+const SCHEMA = {
+  page: { title: { data_type: 'text', uid: 'title', display_name: 'Page title' } },
+  page_template: {
+    body_components: { data_type: 'blocks', uid: 'body_components', display_name: 'Body', multiple: true },
+    'body_components.headline': { data_type: 'text', uid: 'headline', display_name: 'Headline' },
+    'body_components.image': { data_type: 'file', uid: 'image', display_name: 'Image' },
+    'body_components.title': { data_type: 'text', uid: 'title', display_name: 'Title' },
+    'body_components.price.amount': { data_type: 'number', uid: 'amount', display_name: 'Price' },
+    'body_components.items': {
+      data_type: 'group',
+      uid: 'items',
+      display_name: 'Questions',
+      multiple: true,
+      max_instance: 5,
+    },
+    'body_components.items.question': {
+      data_type: 'text',
+      uid: 'question',
+      display_name: 'Question',
+      field_metadata: { updateRestrict: true },
+    },
+    'body_components.items.answer': {
+      data_type: 'text',
+      uid: 'answer',
+      display_name: 'Answer',
+      non_localizable: true,
+      field_metadata: { multiline: true },
+    },
+    'footer_components.groups.title': {
+      data_type: 'text',
+      uid: 'title',
+      display_name: 'Group title',
+      field_metadata: { isUnlinkedVariant: true },
+    },
+  },
+};
+
+function editorServer(apm: string): Server {
+  const editorPage = `<!doctype html><html><head><title>Editor</title></head><body>
+<iframe id="site" width="1200" height="760"></iframe>
+<script src="/apm.js"></script>
+<script>
+  const frame = document.getElementById('site');
+  const site = new URLSearchParams(location.search).get('site');
+  const options = { target: frame.contentWindow, targetOrigin: new URL(site).origin, suppressErrors: true };
+  const { EventManager } = ContentstackAdvPostMessage;
+  window.received = [];
+  window.schema = ${JSON.stringify(SCHEMA)};
+  window.permissions = { create: true, read: true, update: true, delete: true, publish: true };
+  const lp = new EventManager('live-preview', options);
+  const vb = new EventManager('visual-builder', options);
+  window.vb = vb;
+  const record = (manager, type, answer) => manager.on(type, (event) => {
+    received.push({ type, data: event.data, at: performance.timeOrigin + performance.now() });
+    return answer ? answer(event.data) : undefined;
+  });
+  record(lp, 'init', () => ({ contentTypeUid: 'page', entryUid: '4711', windowType: 'builder' }));
+  record(vb, 'init', () => ({ windowType: 'builder', stackDetails: { masterLocale: 'en-us' } }));
+  record(vb, 'get-field-schema', (data) => ({ fieldSchemaMap: schema[data.contentTypeUid] ?? {} }));
+  record(vb, 'get-permissions', (data) => data.contentTypeUid === 'page' ? { ...permissions, update: false } : permissions);
+  record(vb, 'get-field-display-names', (list) =>
+    Object.fromEntries(list.flatMap((c) => {
+      const name = schema[c.content_type_uid]?.[c.fieldPath]?.display_name;
+      return name ? [[c.cslpValue, name]] : [];
+    })));
+  record(vb, 'get-field-data', (data) => ({ fieldData: data.entryPath === 'body_components.1.price.amount' ? 779 : '' }));
+  record(vb, 'get-field-variant-status', () => ({}));
+  // With failAdd the editor has no handler: the library answers with an error response.
+  if (!new URLSearchParams(location.search).has('failAdd')) record(vb, 'add-instance', () => ({}));
+  for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'sync-field', 'update-field',
+    'move-instance', 'delete-instance', 'open-asset-modal', 'open-field-edit-modal'])
+    record(vb, type);
+  for (const type of ['check-entry-page', 'url-change']) record(lp, type);
+  frame.src = site;
+</script></body></html>`;
+  return createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://editor').pathname;
+    const [type, body] = path === '/apm.js' ? ['text/javascript', apm] : ['text/html', editorPage];
+    response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+    response.end(body);
+  });
+}
+
+let server: RunningServer;
+let browser: Browser;
+let editor: Server;
+let editorOrigin: string;
+
+t.before(async () => {
+  const apmFile = createRequire(import.meta.url).resolve('@contentstack/advanced-post-message');
+  editor = editorServer(await readFile(apmFile, 'utf8'));
+  const editorPort = await freePort();
+  editor.listen(editorPort, '127.0.0.1');
+  editorOrigin = `http://127.0.0.1:${editorPort}`;
+  Object.assign(process.env, {
+    EDITOR_ORIGINS: editorOrigin,
+    PREVIEW_API_KEY: 'blt-e2e',
+    PREVIEW_ENVIRONMENT: 'preview',
+    DRAFT_API_TOKEN: 'e2e-draft-token-0123456789',
+  });
+  server = await startServer();
+  browser = await launchBrowser();
+});
+t.teardown(async () => {
+  await browser?.close();
+  await server?.stop();
+  editor?.close();
+});
+
+/** The editor framing the dishwasher page in builder mode; resolves once the builder UI is there. */
+async function openBuilder(t: Test, editorQuery: Record<string, string> = {}): Promise<{ page: Page; site: Frame }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const url = server.url(
+    'uk',
+    `${DISHWASHER}?live_preview=builder-e2e&content_type_uid=page&entry_uid=4711&builder=true`,
+  );
+  await page.goto(`${editorOrigin}/?${new URLSearchParams({ ...editorQuery, site: url })}`);
+  await page.waitForFunction(() => window.received.some((r) => r.type === 'send-variant-and-locale'), undefined, {
+    timeout: 15_000,
+  });
+  const site = page.frames().find((frame) => frame.url().includes(DISHWASHER));
+  if (!site) throw new Error('the site frame is missing');
+  await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 });
+  return { page, site };
+}
+
+const received = (page: Page, type: string) =>
+  page.evaluate((type) => window.received.filter((r) => r.type === type), type);
+
+async function waitFor(page: Page, type: string, count = 1) {
+  await page.waitForFunction(
+    ([type, count]) => window.received.filter((r) => r.type === type).length >= (count as number),
+    [type, count] as const,
+    { timeout: 5_000 },
+  );
+  return received(page, type);
+}
+
+async function focusField(site: Frame, selector: string) {
+  await site.click(selector);
+  await site.waitForSelector(`${TOOLBAR}:not([hidden])`, { timeout: 5_000 });
+}
+
+async function pressEscape(site: Frame) {
+  // Keys go to the focused frame: a dispatched click does not focus it.
+  await site.evaluate(() => window.focus());
+  await site.press('body', 'Escape');
+  await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached', timeout: 5_000 });
+}
+
+t.test('hover: dashed outline over the field and the field type on the cursor', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await site.hover(HEADLINE);
+  const outline = await site.waitForSelector(`${UI} .visual-builder__hover-outline:not([hidden])`);
+  await site.waitForSelector(`${UI} .visual-builder__cursor.visible[data-icon="singleline"]`);
+  const [box, field, style] = await Promise.all([
+    outline.boundingBox(),
+    site.locator(HEADLINE).boundingBox(),
+    outline.evaluate((el) => getComputedStyle(el).outlineStyle),
+  ]);
+  t.equal(style, 'dashed');
+  t.ok(box && field && Math.abs(box.x - field.x) < 1 && Math.abs(box.width - field.width) < 1, 'same box as the field');
+  await site.hover(PRICE);
+  await site.waitForSelector(`${UI} .visual-builder__cursor.visible[data-icon="number"]`);
+  t.same((await received(page, 'get-field-schema')).length, 1, 'the schema is asked once per content type');
+  // A field the user may not edit: grey outline and a greyed cursor.
+  await site.hover(TITLE);
+  await site.waitForSelector(`${UI} .visual-builder__hover-outline--disabled:not([hidden])`);
+  await site.waitForSelector(`${UI} .visual-builder__cursor-disabled`);
+  t.pass('disabled field outlined in grey');
+});
+
+t.test('click: mouse-click and focus-field with the field metadata, toolbar within budget', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  const elapsed = await site.evaluate(
+    () =>
+      (performance.getEntriesByName('vitrine-builder:toolbar').at(-1)?.startTime ?? Number.NaN) -
+      (performance.getEntriesByName('vitrine-builder:click').at(-1)?.startTime ?? Number.NaN),
+  );
+  t.ok(elapsed >= 0 && elapsed < 500, `click to toolbar: ${elapsed.toFixed(1)} ms`);
+  t.comment(`click → toolbar visible in ${elapsed.toFixed(1)} ms`);
+
+  const metadata = {
+    content_type_uid: 'page_template',
+    entry_uid: 'dishwasher',
+    locale: 'en-GB',
+    cslpValue: `${T}.body_components.0.headline`,
+    fieldPath: 'body_components.headline',
+    fieldPathWithIndex: 'body_components.0.headline',
+    multipleFieldMetadata: {
+      index: 0,
+      parentDetails: { parentPath: 'body_components', parentCslpValue: `${T}.body_components` },
+    },
+    instance: { fieldPathWithIndex: 'body_components.0.headline' },
+  };
+  const [click] = await waitFor(page, 'mouse-click');
+  t.match(click?.data, { cslpData: `${T}.body_components.0.headline`, fieldMetadata: metadata });
+  const [focus] = await waitFor(page, 'focus-field');
+  t.match(focus?.data, { DOMEditStack: [metadata] });
+  t.equal((focus?.data as { DOMEditStack: unknown[] } | undefined)?.DOMEditStack.length, 1, 'one entry on the stack');
+  t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), 'true');
+  t.equal(await site.getAttribute(HEADLINE, 'data-cslp-field-type'), 'singleline');
+  t.match(await site.textContent(`${UI} [data-testid="visual-builder__focused-toolbar__field-label"]`), /Headline/);
+  t.ok(await site.isVisible(`${UI} .visual-builder__overlay__wrapper.visible .visual-builder__overlay--outline`));
+});
+
+t.test('inline edit: sync-field at most every 300 ms, update-field with the final text on Escape', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  await site.press(HEADLINE, 'End');
+  await site.locator(HEADLINE).pressSequentially(' now quieter', { delay: 40 });
+  await page.waitForTimeout(400);
+  const syncs = await received(page, 'sync-field');
+  t.ok(syncs.length >= 2 && syncs.length < 12, `${syncs.length} syncs for 12 key presses`);
+  for (let i = 1; i < syncs.length; i++)
+    t.ok((syncs[i]?.at ?? 0) - (syncs[i - 1]?.at ?? 0) >= 280, 'syncs at least 300 ms apart');
+  t.equal(
+    (syncs.at(-1)?.data as { data: string } | undefined)?.data,
+    'AquaSense 60 now quieter',
+    'the last sync has the text',
+  );
+  await site.press(HEADLINE, 'Enter');
+  t.equal(await site.textContent(HEADLINE), 'AquaSense 60 now quieter', 'Enter does not break a single line');
+  await pressEscape(site);
+  const [update] = await waitFor(page, 'update-field');
+  t.match(update?.data, {
+    data: 'AquaSense 60 now quieter',
+    fieldMetadata: { cslpValue: `${T}.body_components.0.headline` },
+  });
+  t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), null, 'no longer editable');
+});
+
+t.test('a number field takes only what makes a number', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, PRICE);
+  t.equal(await site.getAttribute(PRICE, 'data-cslp-field-type'), 'number');
+  // The page shows `£779`; the stored value 779 is what gets edited.
+  await site.waitForFunction((selector) => document.querySelector(selector)?.textContent === '779', PRICE);
+  await site.press(PRICE, 'End');
+  await site.locator(PRICE).pressSequentially('x5-.2e.3', { delay: 20 });
+  t.equal(await site.textContent(PRICE), '7795.2e3', 'letters, a late minus and a second dot are dropped');
+  await pressEscape(site);
+  const [update] = await waitFor(page, 'update-field');
+  t.equal((update?.data as { data: string } | undefined)?.data, '7795.2e3');
+});
+
+t.test('a multiple field: move, delete and add around an instance', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await site.locator(FAQ_0).scrollIntoViewIfNeeded();
+  await site.locator(FAQ_0).dispatchEvent('click');
+  await site.waitForSelector(`${TOOLBAR}:not([hidden])`);
+  t.ok(await site.isDisabled(`${UI} [data-testid="${BAR}move-left-button"]`), 'the first item cannot move up');
+  t.notOk(await site.isDisabled(`${UI} [data-testid="${BAR}move-right-button"]`));
+  await site.click(`${UI} [data-testid="${BAR}move-right-button"]`);
+  const [move] = await waitFor(page, 'move-instance');
+  t.match(move?.data, {
+    data: 'body_components.3.items.0',
+    direction: 'next',
+    fieldMetadata: { cslpValue: `${T}.body_components.3.items.0` },
+  });
+  await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached' });
+
+  await site.locator(FAQ_1).scrollIntoViewIfNeeded();
+  await site.locator(FAQ_1).dispatchEvent('click');
+  await site.waitForSelector(`${TOOLBAR}:not([hidden])`);
+  t.ok(await site.isDisabled(`${UI} [data-testid="${BAR}move-right-button"]`), 'the last item cannot move down');
+  await site.click(`${UI} [data-testid="${BAR}delete-button"]`);
+  const [deleted] = await waitFor(page, 'delete-instance');
+  t.match(deleted?.data, { data: 'body_components.3.items.1' });
+  await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached' });
+
+  // Add after the first item; the editor's re-render is played by inserting the new item.
+  await site.locator(FAQ_0).scrollIntoViewIfNeeded();
+  await site.locator(FAQ_0).dispatchEvent('click');
+  const adds = site.locator(`${UI} [data-testid="visual-builder-add-instance-button"]`);
+  await adds.first().waitFor();
+  t.equal(await adds.count(), 2, 'before and after the item');
+  t.equal(await adds.nth(1).getAttribute('data-tooltip'), 'Add section');
+  await adds.nth(1).click();
+  const [add] = await waitFor(page, 'add-instance');
+  t.match(add?.data, { index: 1, fieldMetadata: { cslpValue: `${T}.body_components.3.items.0` } });
+  const focusesBefore = (await received(page, 'focus-field')).length;
+  await site.evaluate(
+    ([first, second]) => {
+      const one = document.querySelector(second as string) as Element;
+      const copy = one.cloneNode(true) as Element;
+      copy.setAttribute('data-cslp', 'page_template.dishwasher.en-GB.body_components.3.items.2');
+      one.after(copy);
+      void first;
+    },
+    [FAQ_0, FAQ_1],
+  );
+  const focuses = await waitFor(page, 'focus-field', focusesBefore + 1);
+  t.match(
+    focuses.at(-1)?.data,
+    { DOMEditStack: [{ cslpValue: `${T}.body_components.3.items.1` }] },
+    'new item clicked',
+  );
+});
+
+t.test('adding fails: the loading state clears and the console says why; max instances disable it', async (t) => {
+  const { page, site } = await openBuilder(t, { failAdd: '1' });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await site.locator(FAQ_0).scrollIntoViewIfNeeded();
+  await site.locator(FAQ_0).dispatchEvent('click');
+  const add = site.locator(`${UI} [data-testid="visual-builder-add-instance-button"]`).first();
+  await add.click();
+  await page.waitForTimeout(300);
+  t.ok(
+    errors.some((text) => text.includes('Visual Builder: Failed to add instance')),
+    'console error',
+  );
+  t.notOk(await add.evaluate((el) => el.classList.contains('loading')), 'loading cleared');
+  t.notOk(await add.isDisabled(), 'usable again');
+  await pressEscape(site);
+
+  const second = await openBuilder(t);
+  await second.page.evaluate(() => {
+    const items = window.schema.page_template?.['body_components.items'];
+    if (items) items.max_instance = 2;
+  });
+  await second.site.locator(FAQ_0).scrollIntoViewIfNeeded();
+  await second.site.locator(FAQ_0).dispatchEvent('click');
+  const full = second.site.locator(`${UI} [data-testid="visual-builder-add-instance-button"]`).first();
+  await full.waitFor();
+  t.ok(await full.isDisabled());
+  t.equal(await full.getAttribute('data-tooltip'), 'Max 2 instances allowed');
+});
+
+t.test('every disabled reason shows in the toolbar with a grey outline', async (t) => {
+  const { page, site } = await openBuilder(t);
+  const reasonOf = async (selector: string) => {
+    await site.locator(selector).scrollIntoViewIfNeeded();
+    await site.locator(selector).dispatchEvent('click');
+    await site.waitForSelector(`${TOOLBAR}:not([hidden])`);
+    const reason = await site
+      .locator(REASON)
+      .textContent({ timeout: 2_000 })
+      .catch(() => '');
+    const grey = await site.isVisible(`${UI} .visual-builder__overlay--outline.disabled`);
+    t.equal(await site.getAttribute(selector, 'contenteditable'), null, 'not editable');
+    await pressEscape(site);
+    t.ok(grey, 'grey outline');
+    return reason;
+  };
+  t.equal(await reasonOf(TITLE), 'You do not have permission to edit this entry');
+  t.equal(await reasonOf(tag('body_components.3.items.0.question')), 'You have only read access to this field');
+  t.equal(
+    await reasonOf(tag('body_components.3.items.0.answer')),
+    'Editing this field is restricted in localized entries',
+  );
+  t.equal(
+    await reasonOf(tag('footer_components.0.groups.0.title')),
+    'This field is not editable as it is not linked to the selected variant',
+  );
+  await page.evaluate(async () => {
+    await window.vb.send('get-variant-id', { variant: 'cs_variant_1' });
+    await window.vb.send('get-locale', { locale: 'de-DE' });
+  });
+  t.equal(await reasonOf(HEADLINE), 'This field is not editable as it is not localized');
+  await page.evaluate(async () => {
+    await window.vb.send('get-variant-id', {});
+    await window.vb.send('set-audience-mode', { audienceMode: true });
+  });
+  t.equal(await reasonOf(HEADLINE), 'Open an Experience from Audience widget to start editing');
+  await site.evaluate((selector) => {
+    document.querySelector(selector)?.classList.add('visual-builder__disabled-variant-field');
+  }, HEADLINE);
+  t.equal(await reasonOf(HEADLINE), "This field is not editable as it doesn't match the selected variant");
+});
+
+t.test('a field the schema does not know shows the invalid-tag badge', async (t) => {
+  const { site } = await openBuilder(t);
+  await focusField(site, SUBLINE);
+  const badge = site.locator(`${UI} [data-testid="visual-builder__focused-toolbar__error"]`);
+  t.equal(await badge.textContent(), 'Error');
+  t.equal(await badge.getAttribute('data-tooltip'), 'Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated.');
+  t.equal(await site.getAttribute(SUBLINE, 'contenteditable'), null, 'a field without a type is not edited in place');
+});
+
+t.test(
+  'opened outside the editor, a builder page offers Start Editing with a link to the visual builder',
+  async (t) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    t.teardown(() => context.close());
+    const page = await context.newPage();
+    const url = server.url('uk', `${DISHWASHER}?live_preview=builder-e2e&builder=true`);
+    await page.goto(url);
+    const link = page.locator('[data-testid="vcms-start-editing-btn"]');
+    await link.waitFor({ timeout: 10_000 });
+    t.equal(await link.textContent(), 'Start Editing');
+    const href = new URL((await link.getAttribute('href')) ?? '');
+    t.equal(href.origin, editorOrigin);
+    t.match(href.hash, /^#!\/stack\/blt-e2e\/visual-builder\?/);
+    t.equal(new URLSearchParams(href.hash.split('?')[1]).get('target-url'), url);
+    t.equal(await page.locator('.visual-builder__container').count(), 0, 'no builder UI outside the editor');
+  },
+);

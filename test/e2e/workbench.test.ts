@@ -1,0 +1,265 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { launchBrowser } from './browser.ts';
+import { ROOT, type RunningServer, startServer } from './server.ts';
+
+/**
+ * The preview workbench in Chromium (issue 13, "Done when"): the built server with WORKBENCH=on,
+ * the workbench framing the dishwasher page in preview mode with the real advanced-post-message.
+ * Covered: the handshake and the message log; a title edited in the form reaching the page without
+ * a reload (draft API + client-data-send); the compare view; publishing changing the plain page.
+ * `WORKBENCH_SCREENSHOT=docs/workbench.png` also writes the README's screenshot.
+ */
+
+const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
+const TEMPLATE_FILE = join(ROOT, 'content/en-GB/page_template/dishwasher.json');
+const CSLP = 'page_template.dishwasher.en-GB.body_components.0.headline';
+const HEADLINE = `[data-cslp="${CSLP}"]`;
+const TOKEN = 'e2e-workbench-token-0123456789';
+
+declare global {
+  interface Window {
+    marker?: string;
+  }
+}
+
+let server: RunningServer;
+let browser: Browser;
+/** The published template as it was: publishing in this test rewrites it, the teardown puts it back. */
+let original: string;
+const hashes: string[] = [];
+
+t.before(async () => {
+  original = await readFile(TEMPLATE_FILE, 'utf8');
+  // Builder mode needs a stack: environment and API key (reference c.3).
+  Object.assign(process.env, {
+    WORKBENCH: 'on',
+    DRAFT_API_TOKEN: TOKEN,
+    PREVIEW_API_KEY: 'blt-e2e',
+    PREVIEW_ENVIRONMENT: 'preview',
+  });
+  server = await startServer();
+  browser = await launchBrowser();
+});
+t.teardown(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (original && (await readFile(TEMPLATE_FILE, 'utf8')) !== original) await writeFile(TEMPLATE_FILE, original);
+  for (const hash of hashes) await rm(join(ROOT, 'content', '_drafts', hash), { recursive: true, force: true });
+});
+
+async function openWorkbench(t: Test, mode = 'preview'): Promise<{ page: Page; site: Frame; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 960 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url('uk', '/__workbench')}?locale=en-GB&page=4711&mode=${mode}#token=${TOKEN}`);
+  // The layer's init arrived and was answered: both are in the log.
+  await page.waitForSelector('.wb-log tr[data-direction="out"][data-type="init"]', { timeout: 15_000 });
+  hashes.push((await page.evaluate(() => sessionStorage.getItem('vitrine-workbench-hash'))) as string);
+  const site = page.frames().find((frame) => frame.url().includes(DISHWASHER));
+  if (!site) throw new Error('the site frame is missing');
+  await site.waitForSelector('vitrine-island[data-name="header"][data-hydrated]', {
+    state: 'attached',
+    timeout: 15_000,
+  });
+  return { page, site, errors };
+}
+
+t.test('the token is asked for, and a wrong one is refused', async (t) => {
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto(server.url('uk', '/__workbench'));
+  await page.fill('input[name="token"]', 'not-the-token');
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('text=The draft API token was refused');
+  t.pass('refused');
+});
+
+t.test('pickers: another storefront opens the workbench on its host, another locale frames its page', async (t) => {
+  const { page } = await openWorkbench(t);
+  await Promise.all([
+    page.waitForURL(/\/\/ch\.localhost:\d+\/__workbench/),
+    page.selectOption('select[name="storefront"]', 'www.halden.ch'),
+  ]);
+  await page.waitForSelector('.wb-log tr[data-direction="out"][data-type="init"]', { timeout: 15_000 });
+  t.equal(new URL(page.url()).hash, '', 'the token left the address');
+  t.equal(await page.inputValue('select[name="locale"]'), 'de-CH');
+  await Promise.all([page.waitForURL(/locale=fr-CH/), page.selectOption('select[name="locale"]', 'fr-CH')]);
+  await page.waitForSelector('.wb-log tr[data-direction="out"][data-type="init"]', { timeout: 15_000 });
+  const framed = page.frames().find((frame) => frame.name() === 'site');
+  t.match(
+    framed?.url(),
+    /^http:\/\/ch\.localhost:\d+\/fr[/?].*live_preview=wb-/,
+    'a French page (the home page, the first) of the Swiss storefront',
+  );
+});
+
+t.test('builder mode: a field clicked in the page and typed in place updates the form and the draft', async (t) => {
+  const { page, site, errors } = await openWorkbench(t, 'builder');
+  const hash = hashes.at(-1) as string;
+  t.match(site.url(), 'builder=true');
+  await page.waitForSelector('.wb-log tr[data-direction="in"][data-channel="visual-builder"][data-type="init"]');
+  await site.click(HEADLINE);
+  await page.waitForSelector('.wb-log tr[data-direction="in"][data-type="get-field-data"]', { timeout: 5_000 });
+  await site.waitForSelector(`${HEADLINE}[contenteditable="true"]`, { timeout: 5_000 });
+  await site.press(HEADLINE, 'End');
+  await site.locator(HEADLINE).pressSequentially(' Pro');
+  const input = page.locator(`.wb-side [data-cslp="${CSLP}"]`);
+  await page.waitForFunction(
+    (selector) => (document.querySelector(selector) as HTMLInputElement | null)?.value === 'AquaSense 60 Pro',
+    `.wb-side [data-cslp="${CSLP}"]`,
+    { timeout: 5_000 },
+  );
+  t.equal(await input.inputValue(), 'AquaSense 60 Pro', 'the form follows the page');
+  const draftFile = join(ROOT, 'content/_drafts', hash, 'en-GB/page_template/dishwasher.json');
+  const deadline = Date.now() + 5_000;
+  let headline: unknown;
+  while (Date.now() < deadline) {
+    headline = await readFile(draftFile, 'utf8')
+      .then((text) => JSON.parse(text).body_components[0].headline)
+      .catch(() => undefined);
+    if (headline === 'AquaSense 60 Pro') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.equal(headline, 'AquaSense 60 Pro', 'the draft holds what was typed');
+  t.same(errors, [], 'no script errors in the workbench');
+});
+
+t.test('builder mode: a field made read-only in the workbench is disabled in the page, with the reason', async (t) => {
+  const { page, site, errors } = await openWorkbench(t, 'builder');
+  await page.waitForSelector('.wb-log tr[data-direction="in"][data-channel="visual-builder"][data-type="init"]');
+  await page.check(`input[name="lock:page_template.dishwasher.${CSLP.split('.').slice(3).join('.')}"]`);
+  await page.waitForSelector('.wb-log tr[data-direction="out"][data-type="get-variant-id"]');
+  t.ok(await page.locator(`.wb-side [data-cslp="${CSLP}"]`).isDisabled(), 'the form field is read-only too');
+  await site.click(HEADLINE);
+  await site.getByText('You have only read access to this field').first().waitFor({ timeout: 5_000 });
+  t.notOk(await site.getAttribute(HEADLINE, 'contenteditable'), 'not editable in place');
+  const answer = await page.$$eval('.wb-log tr[data-direction="out"][data-type="get-field-schema"]', (rows) =>
+    rows.map((row) => row.querySelector('td:last-child')?.textContent ?? ''),
+  );
+  t.ok(
+    answer.some(
+      (payload) => payload.includes('"body_components.headline":{') && payload.includes('"updateRestrict":true'),
+    ),
+    'the schema answer restricts the field',
+  );
+  t.same(errors, [], 'no script errors in the workbench');
+});
+
+t.test('move-instance and delete-instance from the page are applied to the draft and shown', async (t) => {
+  const { page, site, errors } = await openWorkbench(t);
+  const hash = hashes.at(-1) as string;
+  const draftFile = join(ROOT, 'content/_drafts', hash, 'en-GB/page_template/dishwasher.json');
+  const meta = {
+    content_type_uid: 'page_template',
+    entry_uid: 'dishwasher',
+    locale: 'en-GB',
+    fieldPath: 'body_components',
+    fieldPathWithIndex: 'body_components',
+  };
+  // What the builder's toolbar sends (reference b.5), posted from the page to the workbench.
+  const request = (type: string, payload: unknown) =>
+    site.evaluate(
+      ([type, payload]) =>
+        parent.postMessage(
+          {
+            eventManager: 'contentstack-adv-post-message',
+            metadata: { hash: `${type}-0000abcd`, nature: 'REQUEST' },
+            channel: 'visual-builder',
+            error: undefined,
+            payload,
+            type,
+          },
+          location.origin,
+        ),
+      [type, payload] as const,
+    );
+  const firstUid = async () =>
+    JSON.parse(await readFile(draftFile, 'utf8').catch(() => '{"body_components":[{}]}')).body_components[0].uid;
+  const until = async (check: () => Promise<boolean>) => {
+    const deadline = Date.now() + 5_000;
+    while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+
+  await request('move-instance', { data: 'body_components.0', direction: 'next', fieldMetadata: meta });
+  await until(async () => (await firstUid()) === 'features-dishwasher');
+  t.equal(await firstUid(), 'features-dishwasher', 'the hero moved after the feature list in the draft');
+  await site.waitForFunction(
+    (selector) => {
+      const hero = document.querySelector(selector.replace('.0.headline', '.1.headline'));
+      return hero?.textContent === 'AquaSense 60';
+    },
+    HEADLINE,
+    { timeout: 10_000 },
+  );
+  t.pass('the page shows the hero second');
+  t.ok(
+    await page.locator(`.wb-side [data-cslp="${CSLP.replace('.0.', '.1.')}"]`).count(),
+    'the form follows the new order',
+  );
+  await request('delete-instance', { data: 'body_components.1', fieldMetadata: meta });
+  await until(async () => !(await readFile(draftFile, 'utf8')).includes('hero-dishwasher'));
+  t.notMatch(await readFile(draftFile, 'utf8'), 'hero-dishwasher', 'the hero is deleted from the draft');
+  await site.waitForFunction(() => !document.body.textContent?.includes('Spotless results'), undefined, {
+    timeout: 10_000,
+  });
+  t.pass('and from the page');
+  t.same(errors, [], 'no script errors in the workbench');
+});
+
+t.test('a title edited in the form reaches the page without a reload; publish changes the plain page', async (t) => {
+  const { page, site, errors } = await openWorkbench(t);
+  const hash = hashes.at(-1) as string;
+  t.equal(await site.textContent(HEADLINE), 'AquaSense 60');
+  t.match(site.url(), `live_preview=${hash}`);
+  let navigations = 0;
+  page.on('framenavigated', (frame) => {
+    if (frame === site) navigations++;
+  });
+  await site.evaluate(() => {
+    window.marker = 'same document';
+  });
+
+  const input = page.locator(`.wb-side [data-cslp="${CSLP}"]`);
+  t.equal(await input.inputValue(), 'AquaSense 60', 'the form shows the entry');
+  await input.fill('AquaSense 60 Silence');
+  await site.waitForFunction(
+    (selector) => document.querySelector(selector)?.textContent === 'AquaSense 60 Silence',
+    HEADLINE,
+    {
+      timeout: 10_000,
+      polling: 50,
+    },
+  );
+  t.equal(await site.evaluate(() => window.marker), 'same document', 'morphed, not reloaded');
+  t.equal(navigations, 0, 'the frame never navigated');
+  const sent = await page.$$eval('.wb-log tr[data-type="client-data-send"]', (rows) =>
+    rows.map((row) => [row.getAttribute('data-direction'), row.querySelector('td:last-child')?.textContent]),
+  );
+  t.ok(
+    sent.some(([direction, payload]) => direction === 'out' && payload === JSON.stringify({ hash })),
+    'client-data-send with the draft hash is in the log',
+  );
+  t.match((await server.get('uk', DISHWASHER)).body, '>AquaSense 60<', 'visitors still see the published page');
+
+  // Compare: the timeline channel marks the added word in the page.
+  await page.click('button[name="compare"]');
+  await site.waitForSelector(`${HEADLINE} cs-compare.cs-compare--added`, { timeout: 5_000 });
+  t.match(await site.textContent(`${HEADLINE} cs-compare.cs-compare--added:last-of-type`), 'Silence');
+  if (process.env.WORKBENCH_SCREENSHOT) await page.screenshot({ path: join(ROOT, process.env.WORKBENCH_SCREENSHOT) });
+  await page.click('button[name="compare"]');
+  await site.waitForFunction((selector) => !document.querySelector(`${selector} cs-compare`), HEADLINE);
+
+  await page.click('button[name="publish"]');
+  await page.waitForSelector('.wb-status:text-is("Published")', { timeout: 10_000 });
+  const plain = await server.get('uk', DISHWASHER);
+  t.equal(plain.status, 200);
+  t.match(plain.body, '>AquaSense 60 Silence<', 'the plain page shows the published title');
+  t.equal(JSON.parse(await readFile(TEMPLATE_FILE, 'utf8')).body_components[0].headline, 'AquaSense 60 Silence');
+  t.same(errors, [], 'no script errors in the workbench');
+});
