@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser } from 'playwright-core';
 import t from 'tap';
-import { DESKTOP, launchBrowser } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { DESKTOP } from './browser.ts';
+import { startSuite } from './server.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -19,17 +18,7 @@ interface AxeResults {
   passes: unknown[];
 }
 
-let server: RunningServer;
-let browser: Browser;
-
-t.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startSuite(t);
 
 const PAGES = [
   { name: 'the home page', path: '/', status: 200 },

@@ -1,21 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchBrowser, openPage } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { openPage } from './browser.ts';
+import { startSuite } from './server.ts';
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 
-let server: RunningServer;
-let browser: Browser;
-
-t.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startSuite(t);
 
 async function dishwasher(t: Test): Promise<Page> {
   const { page, close } = await openPage(browser);

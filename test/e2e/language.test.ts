@@ -1,21 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { DESKTOP, launchBrowser, pathOf, recordRequests, waitForIsland } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { DESKTOP, pathOf, recordRequests, waitForIsland } from './browser.ts';
+import { startSuite } from './server.ts';
 
 const DE_DISHWASHER = '/de/cs/kueche/aquasense-60-geschirrspueler-4711';
 
-let server: RunningServer;
-let browser: Browser;
-
-t.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startSuite(t);
 
 t.test('the language switcher leads to the same page in French and remembers the choice', async (t) => {
   const context = await browser.newContext({ viewport: DESKTOP });

@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
 import t from 'tap';
-import { launchBrowser, NARROW, openPage, recordRequests, scriptRequests, waitForIsland } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { NARROW, openPage, recordRequests, scriptRequests, waitForIsland } from './browser.ts';
+import { startSuite } from './server.ts';
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 /** The Irish service page: dhfIsEnabled is false there (no header island) and it has no interactive component. */
 const IE_SERVICE = '/cs/help/support/customer-service-8000';
 
-let server: RunningServer;
-let browser: Browser;
-
-t.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startSuite(t);
 
 t.test('a page renders its title, heading and language', async (t) => {
   const { page, close } = await openPage(browser);

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { DESKTOP, launchBrowser, waitForIsland } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { DESKTOP, waitForIsland } from './browser.ts';
+import { startSuite } from './server.ts';
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 
@@ -11,17 +11,7 @@ declare global {
   }
 }
 
-let server: RunningServer;
-let browser: Browser;
-
-t.before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const { server, browser } = await startSuite(t);
 
 /**
  * Opens the dishwasher page in a context whose init script (run before any page script) wraps

@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './browser.ts';
 
 /** The project root: the built server runs from there (it reads config/, content/ and dist/). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -116,4 +118,20 @@ function get(
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * The usual set-up of a browser test file: the built server and Chromium, both stopped when the
+ * file's tests end. Call with top-level await: `const { server, browser } = await startSuite(t)`.
+ */
+export async function startSuite(t: {
+  teardown(fn: () => unknown): void;
+}): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  t.teardown(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  return { server, browser };
 }
