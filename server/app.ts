@@ -15,17 +15,17 @@ import type { Site, SitesConfig } from '../common/site.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
-import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts'; // data layer (issue 8)
-import { type PreviewConfig, readPreviewConfig } from './preview/config.ts'; // live preview (issue 9)
+import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
+import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
 import { HtmlCache } from './render/html-cache.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
-import { draftRoutes } from './routes/drafts.ts'; // live preview (issue 9)
+import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
-import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts'; // preview workbench (issue 13)
+import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { createHostResolver } from './sites/resolve.ts';
 
 declare module 'fastify' {
@@ -64,29 +64,20 @@ export interface ServerOptions {
   htmlCache?: boolean;
   /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
   trustProxy?: string;
-  // --- data layer (issue 8) ---
   /** The GraphQL data backend: the embedded one at /graphql, unless `data.url` names another. */
   data?: DataOptions;
-  // --- end data layer ---
-  // --- resilience (issue 10) ---
   /** Overrides of the load-shedding thresholds (tests use tiny ones). */
   pressure?: PressureOptions;
   /** Log a line per request (Fastify's request logging); off keeps errors and warnings only. Default on. */
   requestLogging?: boolean;
   /** How long a rendered page is fresh in the HTML cache; then it is served stale while it re-renders. */
   htmlCacheTtlMs?: number;
-  // --- end resilience ---
-  // --- live preview (issue 9) ---
   /** Editor origins, stack and draft token; read from the environment (PREVIEW_*, EDITOR_ORIGINS) when absent. */
   preview?: PreviewConfig;
-  // --- end live preview ---
-  // --- preview workbench (issue 13) ---
   /** The editor workbench at /__workbench (development tool); its origins (every storefront host on `port`) join the editor origins. */
   workbench?: { port: number };
-  // --- end preview workbench ---
 }
 
-// --- resilience (issue 10) ---
 export interface PressureOptions {
   /** Mean event-loop delay (ms) over one sample above which requests are shed. */
   maxEventLoopDelay?: number;
@@ -131,7 +122,6 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
 const SHED_BODY =
   '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
   '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
-// --- end resilience ---
 
 /** Paths served the same for every host: built assets, demo images, health. */
 const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
@@ -187,7 +177,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
 
-  // --- resilience (issue 10): shed load with 503 + Retry-After before the event loop stalls ---
+  // Shed load with 503 + Retry-After before the event loop stalls
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
   app.server.headersTimeout = Math.min(10_000, options.timeouts?.requestMs ?? 30_000);
   const pressure = { ...PRESSURE_DEFAULTS, ...options.pressure };
@@ -205,13 +195,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return SHED_BODY as unknown as undefined;
     },
   });
-  // --- end resilience ---
   if (options.devMiddleware) {
     await app.register(fastifyMiddie);
     app.use(options.devMiddleware);
   }
   await app.register(fastifyCookie);
-  // --- issue 10: helmet's headers are the same for every response: worked out once, not per request ---
+  // Helmet's headers are the same for every response: worked out once, not per request
   const securityHeaders = await helmetHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -236,7 +225,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.headers(securityHeaders);
     done();
   });
-  // --- end issue 10 ---
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,
@@ -292,20 +280,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   healthRoutes(app);
   contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
   buildRoutes(app, { assets });
-  // --- live preview (issue 9): drafts are files of the embedded store ---
+  // Drafts are files of the embedded store
   if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
-  // --- end live preview ---
-  // --- preview workbench (issue 13) ---
   if (workbench && store)
     workbenchRoutes(app, { sites, contentDir: options.contentDir, store, token: preview.draftToken });
-  // --- end preview workbench ---
   pageRoutes(app, deps);
-  // --- data layer (issue 8) ---
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
     await app.register(dataPlugin, { contentDir: options.contentDir, ...data });
   }
-  // --- end data layer ---
 
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, deps, {

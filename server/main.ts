@@ -35,13 +35,11 @@ async function main(): Promise<void> {
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
     trustProxy: env.TRUST_PROXY,
-    // --- data layer (issue 8) ---
     data: {
       url: env.GRAPHQL_URL,
       tokenSecret: env.GRAPHQL_TOKEN_SECRET,
       demoChangeMs: env.GRAPHQL_DEMO_CHANGE_MS,
     },
-    // --- end data layer ---
     // Preview workbench (issue 13): a development tool; production needs WORKBENCH=on.
     ...((dev ? env.WORKBENCH !== 'off' : env.WORKBENCH === 'on') && !content ? { workbench: { port: env.PORT } } : {}),
     // Issue 10: HTML_CACHE=off for the bench's uncached rows; per-request log lines in development

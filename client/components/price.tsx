@@ -26,7 +26,6 @@ export function Price({
 }) {
   const { formatPrice, t, locale, dataEndpoint } = useRender();
   const formatted = formatPrice(price.amount, price.currency);
-  // --- live price (issue 8, data layer) ---
   const live: LivePriceProps | null =
     productId && !cslp?.['data-cslp']
       ? {
@@ -46,7 +45,6 @@ export function Price({
           },
         }
       : null;
-  // --- end live price ---
   return (
     <p className="price">
       <span className="visually-hidden">{t('price.label')}: </span>

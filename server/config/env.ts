@@ -24,18 +24,14 @@ const EnvSchema = Type.Object({
   // Freshness of rendered pages and of upstream content reads (the bench's load test shortens both).
   HTML_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
   CONTENT_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
-  // --- data layer (issue 8) ---
   // Another GraphQL backend instead of the embedded one (contract section 5).
   GRAPHQL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // HMAC secret of bearer tokens; 32 characters at least (server/data/auth.ts MIN_SECRET_LENGTH).
   GRAPHQL_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   // How often the demo changes a price, in ms; 0 turns it off (tests that set prices themselves).
   GRAPHQL_DEMO_CHANGE_MS: Type.Optional(Type.Integer({ minimum: 0 })),
-  // --- end data layer ---
-  // --- preview workbench (issue 13) ---
   // The editor workbench at /__workbench: on in development unless `off`, off in production unless `on`.
   WORKBENCH: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
-  // --- end preview workbench ---
 });
 
 export type Env = Static<typeof EnvSchema>;

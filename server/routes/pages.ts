@@ -37,10 +37,8 @@ export interface PageRouteDeps {
   dataEndpoint?: string;
   /** Live preview (issue 9): editor origins and stack; without it no page carries the preview script. */
   preview?: PreviewConfig;
-  // --- issue 10 ---
   /** hreflang and switcher links per page (pageRoutes makes one); absent: worked out every time. */
   links?: PageLinksMemo;
-  // --- end issue 10 ---
 }
 
 const HOME_PAGE_ID = '125';
@@ -95,13 +93,12 @@ function payloadLocation(location: string, payload: boolean): string {
 }
 
 export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void {
-  // --- issue 10: page links are kept until content changes (or, upstream, for the content TTL) ---
+  // Page links are kept until content changes (or, upstream, for the content TTL)
   const changes = routeDeps.content as { onInvalidate?: (listener: () => void) => void };
   const invalidating = typeof changes.onInvalidate === 'function';
   const links = routeDeps.links ?? new PageLinksMemo({ maxEntries: 5000, ttlMs: invalidating ? 10 * 60_000 : 60_000 });
   if (invalidating && !routeDeps.links) changes.onInvalidate?.(() => links.clear());
   const deps: PageRouteDeps = { ...routeDeps, links };
-  // --- end issue 10 ---
   const { sites } = deps;
 
   app.get('/*', async (request, reply) => {

@@ -110,8 +110,6 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   }
 }
 
-// --- field schema (visual-builder `get-field-schema`) ---
-
 export interface FieldSchema {
   uid: string;
   display_name: string;
@@ -196,7 +194,7 @@ export function fieldSchemaMap(type: string): Record<string, FieldSchema> | null
   return map;
 }
 
-// --- collaboration: one JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json` ---
+// One JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json`
 
 /** Not a draft overlay: the store reads overlays at `{locale}/{folder}/{id}.json`, one level deeper. */
 export const COLLAB_HASH = '_collab';
@@ -217,8 +215,6 @@ function collabProblem(value: unknown): string | null {
   }
   return null;
 }
-
-// --- routes ---
 
 interface PageSummary {
   uuid: string;
