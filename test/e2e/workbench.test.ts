@@ -1,4 +1,6 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
@@ -14,7 +16,10 @@ import { ROOT, type RunningServer, startServer } from './server.ts';
  */
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
-const TEMPLATE_FILE = join(ROOT, 'content/en-GB/page_template/dishwasher.json');
+/** Publishing writes content: the server gets its own copy of the store, removed at the end. */
+const CONTENT_COPY = mkdtempSync(join(tmpdir(), 'vitrine-workbench-'));
+cpSync(join(ROOT, 'content'), CONTENT_COPY, { recursive: true, filter: (src) => !src.includes('_drafts') });
+const TEMPLATE_FILE = join(CONTENT_COPY, 'en-GB/page_template/dishwasher.json');
 const CSLP = 'page_template.dishwasher.en-GB.body_components.0.headline';
 const HEADLINE = `[data-cslp="${CSLP}"]`;
 const TOKEN = 'e2e-workbench-token-0123456789';
@@ -27,18 +32,17 @@ declare global {
 
 let server: RunningServer;
 let browser: Browser;
-/** The published template as it was: publishing in this test rewrites it, the teardown puts it back. */
-let original: string;
+/** The preview hash of each workbench tab the tests open. */
 const hashes: string[] = [];
 
 t.before(async () => {
-  original = await readFile(TEMPLATE_FILE, 'utf8');
   // Builder mode needs a stack: environment and API key (reference c.3).
   Object.assign(process.env, {
     WORKBENCH: 'on',
     DRAFT_API_TOKEN: TOKEN,
     PREVIEW_API_KEY: 'blt-e2e',
     PREVIEW_ENVIRONMENT: 'preview',
+    CONTENT_DIR: CONTENT_COPY,
   });
   server = await startServer();
   browser = await launchBrowser();
@@ -46,8 +50,7 @@ t.before(async () => {
 t.teardown(async () => {
   await browser?.close();
   await server?.stop();
-  if (original && (await readFile(TEMPLATE_FILE, 'utf8')) !== original) await writeFile(TEMPLATE_FILE, original);
-  for (const hash of hashes) await rm(join(ROOT, 'content', '_drafts', hash), { recursive: true, force: true });
+  rmSync(CONTENT_COPY, { recursive: true, force: true });
 });
 
 async function openWorkbench(t: Test, mode = 'preview'): Promise<{ page: Page; site: Frame; errors: string[] }> {
@@ -116,7 +119,7 @@ t.test('builder mode: a field clicked in the page and typed in place updates the
     { timeout: 5_000 },
   );
   t.equal(await input.inputValue(), 'AquaSense 60 Pro', 'the form follows the page');
-  const draftFile = join(ROOT, 'content/_drafts', hash, 'en-GB/page_template/dishwasher.json');
+  const draftFile = join(CONTENT_COPY, '_drafts', hash, 'en-GB/page_template/dishwasher.json');
   const deadline = Date.now() + 5_000;
   let headline: unknown;
   while (Date.now() < deadline) {
@@ -154,7 +157,7 @@ t.test('builder mode: a field made read-only in the workbench is disabled in the
 t.test('move-instance and delete-instance from the page are applied to the draft and shown', async (t) => {
   const { page, site, errors } = await openWorkbench(t);
   const hash = hashes.at(-1) as string;
-  const draftFile = join(ROOT, 'content/_drafts', hash, 'en-GB/page_template/dishwasher.json');
+  const draftFile = join(CONTENT_COPY, '_drafts', hash, 'en-GB/page_template/dishwasher.json');
   const meta = {
     content_type_uid: 'page_template',
     entry_uid: 'dishwasher',
