@@ -23,6 +23,7 @@ const CHUNK_ENTRIES = {
   sanitize: 'sdk/sanitize.ts',
   morph: 'sdk/site/morph.ts',
   builder: 'sdk/builder/builder.ts',
+  collab: 'sdk/collab/collab.ts',
 };
 
 /** `virtual:vitrine-sdk-chunks`: the chunk file names, read from the manifest the chunks build wrote. */

@@ -24,6 +24,7 @@ const PARTS = [
   { name: 'sanitize chunk (DOMPurify)', entry: 'sdk/sanitize.ts', format: 'esm' },
   { name: 'morph chunk (idiomorph)', entry: 'sdk/site/morph.ts', format: 'esm' },
   { name: 'builder chunk (visual builder, @floating-ui/dom)', entry: 'sdk/builder/builder.ts', format: 'esm' },
+  { name: 'collab chunk (comment threads)', entry: 'sdk/collab/collab.ts', format: 'esm' },
 ] as const;
 
 /** The chunk names the real build writes into the script; any name measures the same. */
@@ -33,7 +34,7 @@ const chunkNames: Plugin = {
     build.onResolve({ filter: /^virtual:vitrine-sdk-chunks$/ }, () => ({ path: 'chunks', namespace: 'chunks' }));
     build.onLoad({ filter: /.*/, namespace: 'chunks' }, () => ({
       contents:
-        'export default {"sanitize":"sanitize-00000000.js","morph":"morph-00000000.js","builder":"builder-00000000.js"}',
+        'export default {"sanitize":"sanitize-00000000.js","morph":"morph-00000000.js","builder":"builder-00000000.js","collab":"collab-00000000.js"}',
       loader: 'js',
     }));
   },

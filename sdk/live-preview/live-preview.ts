@@ -1,4 +1,5 @@
 import type * as BuilderChunk from '../builder/builder.ts';
+import type * as CollabChunk from '../collab/collab.ts';
 import { editorOrigins, setEntry, setHash } from '../config/config.ts';
 import type { Config } from '../config/types.ts';
 import { BUTTON_POSITION, CSLP, isFramed, type PageWindow } from '../dom.ts';
@@ -36,6 +37,8 @@ export interface Loaders {
   sanitizer(): Promise<Sanitize>;
   /** The visual builder chunk (issue 11), loaded only in a builder window of a `builder` URL. */
   builder?(): Promise<typeof BuilderChunk>;
+  /** Collaboration (issue 12), loaded only once the editor enables it. */
+  collab?(): Promise<typeof CollabChunk>;
 }
 
 export interface Layer {
@@ -116,8 +119,31 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
       if (typeof enable === 'boolean') config.collab.enable = enable;
       if (typeof isFeedbackMode === 'boolean') config.collab.isFeedbackMode = isFeedbackMode;
       if (inviteMetadata) config.collab.inviteMetadata = inviteMetadata as Config['collab']['inviteMetadata'];
+      if (Array.isArray(reply.collab.payload)) config.collab.payload = reply.collab.payload;
     }
     handleHistory();
+    // Collaboration (issue 12): its chunk loads when enabled now or by a later `collab-enable`.
+    // Comment icons come from the same chunk; it replaces these handlers with its own.
+    const collab = loaders.collab;
+    if (collab) {
+      let chunk: Promise<CollabChunk.Collab> | undefined;
+      const start = () => {
+        chunk ??= collab().then(({ startCollab }) => {
+          const started = startCollab({ win, config, channel: visualBuilder });
+          cleanups.push(started.destroy);
+          return started;
+        });
+        return chunk;
+      };
+      if (config.collab.enable) start().catch(ignore);
+      else
+        for (const type of ['collab-enable', 'highlight-active-comments-by-data-cs'])
+          visualBuilder.on(type, (data) => {
+            start()
+              .then((started) => started.handle(type, data))
+              .catch(ignore);
+          });
+    }
     if (config.windowType !== 'builder') return;
     handleClientData();
     visualBuilder.send(SENT.sendVariantAndLocale).catch(ignore);

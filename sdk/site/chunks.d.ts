@@ -3,6 +3,6 @@
  * (vite.sdk.config.ts) once the chunks exist.
  */
 declare module 'virtual:vitrine-sdk-chunks' {
-  const chunks: { sanitize: string; morph: string; builder: string };
+  const chunks: { sanitize: string; morph: string; builder: string; collab: string };
   export default chunks;
 }

@@ -20,6 +20,7 @@ const load = <T>(file: string): Promise<T> => import(/* @vite-ignore */ new URL(
 const layer = createLivePreview({
   sanitizer: () => load<typeof import('../sanitize.ts')>(chunks.sanitize).then((chunk) => chunk.sanitizeHtml),
   builder: () => load<typeof import('../builder/builder.ts')>(chunks.builder),
+  collab: () => load<typeof import('../collab/collab.ts')>(chunks.collab),
 });
 const morph = () => load<{ morphPage: MorphPage }>(chunks.morph).then((chunk) => chunk.morphPage);
 const page = readPageConfig(document);

@@ -1,0 +1,77 @@
+import t, { type Test } from 'tap';
+import { applyInit, applyUrl } from '../config/config.ts';
+import { baseConfig } from '../config/defaults.ts';
+import { startLayer } from '../live-preview/live-preview.ts';
+import { createSubscribers } from '../live-preview/subscribers.ts';
+import { framedSite, settle } from '../test-editor.ts';
+import * as chunk from './collab.ts';
+
+/**
+ * The core loads the collaboration chunk only when the builder init enables it, or on a later
+ * `collab-enable` / `highlight-active-comments-by-data-cs`, and hands it the threads of the reply.
+ */
+
+const PAGE = 'https://www.halden.co.uk/cs/kitchen/?live_preview=h1&content_type_uid=page&entry_uid=4711';
+const THREAD = {
+  _id: 'th-1',
+  elementXPath: '/html[1]/body[1]/h1[1]',
+  position: { x: 0.5, y: 0.5 },
+  author: 'bob@halden.co.uk',
+  createdBy: 'u-bob',
+  pageRoute: '/cs/kitchen',
+  inviteUid: 'inv-1',
+};
+
+function start(t: Test, collab: Record<string, unknown>) {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML = '<h1 data-cslp="page.page-4711.en-GB.title">AquaSense</h1>';
+  const lp = framed.editor('live-preview');
+  const vb = framed.editor('visual-builder');
+  lp.on('init', () => ({ windowType: 'builder' }));
+  vb.on('init', () => ({ windowType: 'builder', collab }));
+  vb.on('send-variant-and-locale', () => undefined);
+  let loads = 0;
+  const config = baseConfig();
+  applyInit(config, { mode: 'builder', ssr: false, stackDetails: { apiKey: 'k', environment: 'preview' } });
+  applyUrl(config, new URL(PAGE));
+  const layer = startLayer(win, config, createSubscribers(crypto), {
+    sanitizer: () => Promise.reject(new Error('not in this test')),
+    collab: async () => {
+      loads++;
+      return chunk;
+    },
+  });
+  t.teardown(async () => {
+    layer.destroy();
+    await framed.close();
+  });
+  const pins = () =>
+    win.document.querySelector('[data-testid="collab__container"]')?.shadowRoot?.querySelectorAll('.collab-pin')
+      .length ?? 0;
+  return { win, config, vb, loads: () => loads, pins };
+}
+
+t.test('enabled in the init reply: loaded at once, with the reply threads as pins', async (t) => {
+  const s = start(t, { enable: true, isFeedbackMode: true, payload: [THREAD] });
+  await settle(100);
+  t.equal(s.loads(), 1);
+  t.equal(s.config.collab.payload.length, 1);
+  t.equal(s.pins(), 1);
+});
+
+t.test('disabled: not loaded until collab-enable, then enabled once', async (t) => {
+  const s = start(t, { enable: false });
+  await settle(100);
+  t.equal(s.loads(), 0);
+  t.equal(s.win.document.querySelector('[data-testid="collab__container"]'), null);
+  await s.vb.send('collab-enable', { collab: { enable: true, isFeedbackMode: true } });
+  await settle(50);
+  t.equal(s.loads(), 1);
+  t.equal(s.config.collab.enable, true);
+  t.equal(s.config.collab.isFeedbackMode, true);
+  await s.vb.send('collab-disable', { collab: {} });
+  await s.vb.send('collab-enable', { collab: { enable: true } });
+  await settle(50);
+  t.equal(s.loads(), 1, 'the chunk handles later messages itself');
+});
