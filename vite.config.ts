@@ -14,6 +14,17 @@ export const ISLAND_ENTRIES = {
 
 export default defineConfig({
   base: '/assets/',
+  // Islands keep React's API but hydrate with Preact in the browser: React DOM's client alone costs
+  // a long task to evaluate on a slow phone (docs/decisions/0013-preact-for-island-hydration.md).
+  resolve: {
+    alias: [
+      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+      { find: /^react-dom$/, replacement: 'preact/compat' },
+      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+      { find: /^react$/, replacement: 'preact/compat' },
+    ],
+  },
   publicDir: false,
   build: {
     outDir: 'dist/client',

@@ -53,7 +53,7 @@ async function hydrate(el: HTMLElement): Promise<void> {
   const module = (await import(/* @vite-ignore */ url)) as { default: ComponentType<object> };
   const props = JSON.parse(el.dataset.props ?? '{}') as object;
   // A task boundary between loading the module and hydrating it keeps each under the 50 ms
-  // long-task budget on slow phones (issue 7); React then hydrates in 5 ms slices itself.
+  // long-task budget on slow phones (issue 7). In the browser this is Preact (decision 0013).
   await new Promise((resolve) => setTimeout(resolve, 0));
   roots.set(el, hydrateRoot(el, createElement(module.default, props)));
   el.setAttribute('data-hydrated', '');
