@@ -103,3 +103,13 @@ t.test('text is escaped, not interpreted', async (t) => {
   t.equal(sanitizeCmsHtml('<p>5 &lt; 6 &amp; "quoted"</p>'), '<p>5 &lt; 6 &amp; "quoted"</p>');
   t.equal(sanitizeInlineHtml('a < b'), 'a &lt; b');
 });
+
+t.test('each door remembers its own results: the same text asked twice, in either order', async (t) => {
+  const text = '<p>Energy class <strong>A</strong></p><script>alert(1)</script>';
+  for (let round = 0; round < 2; round++) {
+    t.equal(sanitizeInlineHtml(text), 'Energy class <strong>A</strong>', `inline door, round ${round + 1}`);
+    t.equal(sanitizeCmsHtml(text), '<p>Energy class <strong>A</strong></p>', `rich-text door, round ${round + 1}`);
+  }
+  const huge = `<p>${'x'.repeat(300_000)}</p><script>1</script>`;
+  t.equal(sanitizeCmsHtml(huge), `<p>${'x'.repeat(300_000)}</p>`, 'text too large to keep is still cleaned');
+});

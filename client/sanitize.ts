@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -43,14 +44,33 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-export function sanitizeCmsHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+const INLINE_OPTIONS: sanitizeHtml.IOptions = {
+  ...OPTIONS,
+  allowedTags: ['strong', 'b', 'em', 'i', 'sub', 'sup', 'br', 'a', 'abbr', 'span'],
+};
+
+/**
+ * Sanitising is a pure function of its input and was ~7 % of an uncached render (issue 10): the
+ * same CMS text is cleaned once and then reused until it is evicted. Bounded by characters kept,
+ * so hostile or huge content cannot grow the process.
+ */
+function memoised(options: sanitizeHtml.IOptions): (html: string) => string {
+  const cleaned = new LRUCache<string, string>({
+    maxSize: 2_000_000,
+    sizeCalculation: (value, key) => value.length + key.length || 1,
+  });
+  return (html) => {
+    let result = cleaned.get(html);
+    if (result === undefined) {
+      result = sanitizeHtml(html, options);
+      // Larger than the whole cache: lru-cache would refuse it anyway; skip the attempt.
+      if (html.length + result.length < 200_000) cleaned.set(html, result);
+    }
+    return result;
+  };
 }
 
+export const sanitizeCmsHtml: (html: string) => string = memoised(OPTIONS);
+
 /** Inline-only variant for places that sit inside a sentence (footnote text, prices). */
-export function sanitizeInlineHtml(html: string): string {
-  return sanitizeHtml(html, {
-    ...OPTIONS,
-    allowedTags: ['strong', 'b', 'em', 'i', 'sub', 'sup', 'br', 'a', 'abbr', 'span'],
-  });
-}
+export const sanitizeInlineHtml: (html: string) => string = memoised(INLINE_OPTIONS);

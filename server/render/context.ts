@@ -8,7 +8,8 @@ const priceFormats = new Map<string, Intl.NumberFormat>();
 
 /** Intl formatters are costly to build: one per locale and currency for the life of the process. */
 export function formatPrice(locale: string, amount: number, currency: string): string {
-  const key = `${locale}|${currency}`;
+  // Whole amounts show no decimals, others two: each needs its own formatter.
+  const key = `${locale}|${currency}|${Number.isInteger(amount)}`;
   let format = priceFormats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(intlLocale(locale), {
