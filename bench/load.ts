@@ -11,7 +11,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { BENCH_HOST } from './config.ts';
-import { get, LOAD_CORE, sleep, startNode } from './lib.ts';
+import { cpuMsOf, get, LOAD_CORE, sleep, startNode } from './lib.ts';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 /** The cold start (empty caches, failing upstream) is reported on its own, before the 60 s. */
@@ -146,6 +146,10 @@ export async function runLoadTest(): Promise<boolean> {
     const phase = async (label: string, seconds: number) => {
       kinds = new Map();
       let client = 0;
+      // Busy shares tell who limited the run: the server, or the load generator sharing the other core.
+      const serverCpuBefore = cpuMsOf(server.pid);
+      const ownCpuBefore = process.cpuUsage();
+      const startedAt = Date.now();
       const result = await autocannon({
         url: `http://127.0.0.1:${server.port}`,
         connections: CONNECTIONS,
@@ -158,6 +162,10 @@ export async function runLoadTest(): Promise<boolean> {
           c.setRequests([...requests.slice(start), ...requests.slice(0, start)]);
         },
       });
+      const wallMs = Date.now() - startedAt;
+      const serverBusy = Math.round(((cpuMsOf(server.pid) - serverCpuBefore) / wallMs) * 100);
+      const own = process.cpuUsage(ownCpuBefore);
+      const ownBusy = Math.round(((own.user + own.system) / 1000 / wallMs) * 100);
       stacks += kinds.get('500 with stack trace') ?? 0;
       const total = [...kinds.values()].reduce((a, b) => a + b, 0);
       const byKind = [...kinds.entries()]
@@ -170,6 +178,7 @@ export async function runLoadTest(): Promise<boolean> {
       console.log(
         `    by kind: ${byKind}; connection errors: ${result.errors - result.timeouts}, timeouts: ${result.timeouts}`,
       );
+      console.log(`    CPU busy: server ${serverBusy}% of its core, load generator ${ownBusy}% of the other`);
     };
     console.log(`  mix: ${paths.length} pages on ${HOSTS.length} storefronts (home, content pages, a 404, a redirect)`);
     if (COLD_SECONDS > 0) await phase(`cold start, first ${COLD_SECONDS} s`, COLD_SECONDS);
