@@ -1,3 +1,4 @@
+import { mock } from 'node:test';
 import t, { type Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
 import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
@@ -196,9 +197,11 @@ t.test('pins render from the payload; only the author may edit or delete', async
   const mine = { ...BOB_COMMENT, _id: 'c-ada', message: 'Mine', createdBy: ME.uid, author: ME.email };
   const s = start(t, { payload: [THREAD], comments: [mine, BOB_COMMENT] });
   t.equal(s.$('.collab-pin')?.getAttribute('threaduid'), 'th-old');
+  t.equal(s.$('.collab-pin')?.title, 'Bob Marley', "the pin's tooltip names its author");
   s.click(s.$('.collab-pin') as HTMLElement);
   await settle(60);
   t.equal(s.$('.collab-thread__title')?.textContent, '2 Comments');
+  t.equal(s.$('.collab-avatar')?.title, 'Ada Lovelace', "an avatar's tooltip names the author");
   const cards = s.$$('[data-testid="collab-comment"]');
   t.equal(cards.length, 2);
   t.equal(cards[0]?.querySelectorAll('button').length, 2, 'own comment: Edit and Delete');
@@ -384,4 +387,73 @@ t.test('highlighted-comment icons open the field comment modal and are removed o
   await s.inject('remove-highlighted-comments', undefined);
   await settle(20);
   t.equal(s.$$('.collab-comment-icon').length, 0);
+});
+
+t.test("a new thread is created from its pin's attributes; a pin without them creates nothing", async (t) => {
+  const s = start(t);
+  s.click(h1(s.win));
+  const pin = s.$('.collab-pin') as HTMLElement;
+  t.equal(pin.getAttribute('field-path'), '/html[1]/body[1]/main[1]/h1[1]');
+  t.equal(pin.getAttribute('relative'), 'x: 0, y: 0');
+  pin.setAttribute('relative', 'somewhere');
+  s.type('First');
+  s.button('Post').click();
+  await settle(60);
+  pin.removeAttribute('field-path');
+  s.button('Post').click();
+  await settle(60);
+  t.notOk(
+    s.sent.some((m) => m.type === 'collab-create-thread'),
+    'Invalid relative attribute, then Invalid field attributes: no thread',
+  );
+  t.ok(s.$('.collab-thread'), 'the popup stays with the text');
+  pin.setAttribute('field-path', '/html[1]/body[1]/main[1]/p[1]');
+  pin.setAttribute('relative', 'x: 0.25, y: 0.5');
+  s.button('Post').click();
+  await settle(80);
+  t.match(s.sent.find((m) => m.type === 'collab-create-thread')?.data, {
+    elementXPath: '/html[1]/body[1]/main[1]/p[1]',
+    position: { x: 0.25, y: 0.5 },
+  });
+});
+
+t.test('a pin whose element leaves the page hides, and shows again when the element is back', async (t) => {
+  const s = start(t, { payload: [THREAD] });
+  const pin = s.$('.collab-pin') as HTMLElement;
+  t.notOk(pin.hidden);
+  const p = s.win.document.querySelector('p') as Element;
+  p.remove();
+  s.win.dispatchEvent(new s.win.Event('resize'));
+  t.ok(pin.hidden, 'hidden while its element is missing');
+  s.win.document.querySelector('main')?.append(p);
+  s.win.dispatchEvent(new s.win.Event('resize'));
+  t.notOk(pin.hidden, 'shown again');
+});
+
+t.test('typing places the popup again, 200 ms after the last input (fake timers)', async (t) => {
+  const s = start(t);
+  s.click(h1(s.win));
+  const popup = s.$('.collab-thread') as HTMLElement;
+  t.equal(popup.style.left, '8px', 'right of the pin');
+  // happy-dom lays nothing out: the grown composer is played by a popup too wide for the right side.
+  Object.defineProperty(popup, 'offsetWidth', { value: 4000 });
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.teardown(() => mock.timers.reset());
+  s.type('Line one');
+  mock.timers.tick(150);
+  s.type('Line one, two');
+  mock.timers.tick(199);
+  t.equal(popup.style.left, '8px', 'not while typing');
+  mock.timers.tick(1);
+  t.equal(popup.style.left, '16px', 'placed again with its new size');
+});
+
+t.test('an editor message without its collab object is logged and ignored', async (t) => {
+  const s = start(t);
+  s.click(h1(s.win));
+  await s.inject('collab-disable', {});
+  await s.inject('collab-enable', { enable: false });
+  await settle(20);
+  t.equal(s.config.collab.enable, true);
+  t.ok(s.$('.collab-thread'), 'the popup stays open');
 });

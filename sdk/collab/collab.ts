@@ -3,6 +3,8 @@ import { LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 import { commentIconHandlers } from './comment-icons.ts';
+import { debounce } from './debounce.ts';
+import { popupPosition } from './placement.ts';
 import { COLLAB_CSS } from './styles.ts';
 import {
   displayName,
@@ -17,6 +19,8 @@ import {
   mentionQuery,
   PAGE_SIZE,
   pageRoute,
+  parseRelative,
+  relativeText,
   toStored,
   truncateName,
   type User,
@@ -88,19 +92,28 @@ export const COLLAB_ERRORS = {
   deleteThread: 'Failed to delete thread',
   fieldAttributes: 'Invalid field attributes',
   relative: 'Invalid relative attribute',
+  dataStructure: 'Invalid collab data structure',
 } as const;
 
 const RETRIES = 5;
 const PIN_UP = 43;
 const PIN_LEFT = 9;
-const POPUP = { width: 334, height: 198, gap: 8, margin: 16 };
 const MENTION_LIST_PX = 160;
 const MORE_WITHIN_PX = 3;
 const MUTATION_DEBOUNCE_MS = 1000;
+/** Spec 9, "input reposition": the composer grows as one types; the popup follows once typing pauses. */
+const INPUT_REPOSITION_MS = 200;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const isThread = (v: unknown): v is Thread =>
   isRecord(v) && typeof v._id === 'string' && typeof v.elementXPath === 'string' && isRecord(v.position);
+
+/** The `collab` object of an editor message; without one the message is logged and ignored (spec 8). */
+function collabOf(data: unknown): Record<string, unknown> | null {
+  if (isRecord(data) && isRecord(data.collab)) return data.collab;
+  logger.error(COLLAB_ERRORS.dataStructure, data);
+  return null;
+}
 
 /** The reply's payload, or an error with the spec's text when empty (spec 8). */
 async function must<T>(request: Promise<unknown>, error: string): Promise<T> {
@@ -175,7 +188,13 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
     pin.type = 'button';
     pin.setAttribute('threaduid', thread._id);
     pin.setAttribute('data-testid', 'collab-pin');
-    pin.textContent = initials(displayName(userMap().get(thread.createdBy) ?? { uid: '', email: thread.author }));
+    // Reference f.1: a new thread is created from these (spec 5).
+    pin.setAttribute('field-path', thread.elementXPath);
+    pin.setAttribute('relative', relativeText(thread.position));
+    const author = displayName(userMap().get(thread.createdBy) ?? { uid: '', email: thread.author });
+    pin.textContent = initials(author);
+    // A native tooltip: the browser keeps it on screen (spec 2, tooltips flip to stay visible).
+    pin.title = author;
     placePin(pin, target, thread.position);
     pin.addEventListener('click', (event) => {
       event.stopPropagation();
@@ -208,6 +227,7 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
       const known = threads.get(thread._id);
       if (known) {
         known.thread = thread;
+        known.pin.hidden = false;
         placePin(known.pin, target, thread.position);
       } else addPin(thread, target);
     }
@@ -222,25 +242,27 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
         .catch((error: unknown) => logger.error(error));
   }
 
+  /** Pins follow their elements; a pin whose element is gone hides until it is back (spec 4). */
   function repositionAll() {
     for (const { thread, pin } of threads.values()) {
       const target = elementAt(doc, thread.elementXPath);
+      pin.hidden = !target;
       if (target) placePin(pin, target, thread.position);
     }
+    if (popup) placePopup(popup.node, popup.pin);
   }
   win.addEventListener('resize', repositionAll);
   cleanups.push(() => win.removeEventListener('resize', repositionAll));
   // Page changes (morphs, late images) move elements: pins follow, debounced 1000 ms (spec 9).
-  let moved: ReturnType<typeof setTimeout> | undefined;
+  const moved = debounce(repositionAll, MUTATION_DEBOUNCE_MS);
   const observer = new win.MutationObserver((records) => {
     if (records.every((r) => host.contains(r.target))) return;
-    clearTimeout(moved);
-    moved = setTimeout(repositionAll, MUTATION_DEBOUNCE_MS);
+    moved();
   });
   observer.observe(doc.body, { childList: true, subtree: true, attributes: true, characterData: true });
   cleanups.push(() => {
     observer.disconnect();
-    clearTimeout(moved);
+    moved.cancel();
   });
 
   // --- Feedback clicks -----------------------------------------------------------------------
@@ -281,6 +303,7 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
   interface ThreadPopup {
     thread: Thread;
     node: HTMLElement;
+    pin: HTMLButtonElement;
   }
 
   function closePopup() {
@@ -288,6 +311,7 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
     const { thread, node } = popup;
     node.remove();
     popup = null;
+    reposition.cancel();
     for (const { pin } of threads.values()) pin.classList.remove('collab-pin--active');
     // A never-saved pin goes with its popup; feedback mode comes back (spec 4).
     if (thread._id === 'new') removeThread('new');
@@ -295,16 +319,19 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
   }
 
   function placePopup(node: HTMLElement, pin: HTMLElement) {
-    const rect = pin.getBoundingClientRect();
-    const vw = win.innerWidth;
-    const vh = win.innerHeight;
-    let left = rect.right + POPUP.gap;
-    if (left + POPUP.width > vw - POPUP.margin) left = Math.max(POPUP.margin, rect.left - POPUP.gap - POPUP.width);
-    let top = rect.top;
-    if (top + POPUP.height > vh - POPUP.margin) top = Math.max(POPUP.margin, vh - POPUP.margin - POPUP.height);
+    const { left, top } = popupPosition(
+      pin.getBoundingClientRect(),
+      // Unmeasured (0 × 0) until laid out: then the default size.
+      { width: node.offsetWidth, height: node.offsetHeight },
+      { width: win.innerWidth, height: win.innerHeight },
+    );
     node.style.left = `${left}px`;
-    node.style.top = `${Math.max(POPUP.margin, top)}px`;
+    node.style.top = `${top}px`;
   }
+  const reposition = debounce(() => {
+    if (popup) placePopup(popup.node, popup.pin);
+  }, INPUT_REPOSITION_MS);
+  cleanups.push(() => reposition.cancel());
 
   function openPopup(thread: Thread, pin: HTMLButtonElement) {
     if (popup) {
@@ -318,9 +345,19 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
     const node = el('div', 'collab-thread', root);
     node.setAttribute('role', 'dialog');
     node.setAttribute('data-testid', 'collab-thread');
-    popup = { thread, node };
-    placePopup(node, pin);
+    popup = { thread, node, pin };
     buildPopup(thread, node, pin);
+    placePopup(node, pin);
+  }
+
+  /** A new thread's element and point, read back from its pin (spec 5): without them, no thread. */
+  function newThreadPayload(thread: Thread, pin: HTMLElement) {
+    const elementXPath = pin.getAttribute('field-path');
+    if (!elementXPath) throw new Error(COLLAB_ERRORS.fieldAttributes);
+    const position = parseRelative(pin.getAttribute('relative'));
+    if (!position) throw new Error(COLLAB_ERRORS.relative);
+    const { author, createdBy, pageRoute, inviteUid } = thread;
+    return { elementXPath, position, author, createdBy, pageRoute, inviteUid };
   }
 
   function buildPopup(thread: Thread, node: HTMLElement, pin: HTMLButtonElement) {
@@ -384,7 +421,9 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
         const head = el('div', 'collab-comment__head', card);
         const author = map.get(comment.createdBy);
         const name = author ? displayName(author) : comment.author;
-        el('span', 'collab-avatar', head).textContent = initials(name);
+        const avatar = el('span', 'collab-avatar', head);
+        avatar.textContent = initials(name);
+        avatar.title = name;
         const who = el('div', 'collab-comment__who', head);
         el('strong', '', who).textContent = name;
         el('span', 'collab-comment__time', who).textContent = formatTime(comment.updatedAt ?? comment.createdAt);
@@ -403,6 +442,8 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
         }
       }
       if (loading) for (let i = 0; i < 3; i++) el('div', 'collab-skeleton', list).setAttribute('aria-busy', 'true');
+      // The list changes the popup's height: place it again with its new size.
+      if (popup?.node === node) placePopup(node, pin);
     }
 
     async function loadMore() {
@@ -493,6 +534,7 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
       // The form first: the row count moves the input the list is placed against.
       renderForm();
       renderMentions();
+      reposition();
     });
     textarea.addEventListener('keydown', (event) => {
       if (mentionList.hidden) return;
@@ -549,9 +591,8 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
           comments = comments.map((c) => (c._id === id ? updated : c));
         } else {
           if (thread._id === 'new') {
-            const { _id: _unused, threadState: _state, ...create } = thread;
             const reply = await must<{ thread?: Thread }>(
-              channel.send(COLLAB_SENT.createThread, create),
+              channel.send(COLLAB_SENT.createThread, newThreadPayload(thread, pin)),
               'Failed to create thread',
             );
             const created = reply.thread;
@@ -628,7 +669,8 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
 
   const handlers: Record<string, (data: unknown) => unknown> = {
     'collab-enable': (data) => {
-      const c = isRecord(data) && isRecord(data.collab) ? data.collab : {};
+      const c = collabOf(data);
+      if (!c) return undefined;
       if (c.fromShare !== true) {
         collab.enable = true;
         if (isRecord(c.inviteMetadata)) collab.inviteMetadata = c.inviteMetadata as Config['collab']['inviteMetadata'];
@@ -639,7 +681,8 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
       return undefined;
     },
     'collab-disable': (data) => {
-      const c = isRecord(data) && isRecord(data.collab) ? data.collab : {};
+      const c = collabOf(data);
+      if (!c) return undefined;
       closePopup();
       // From the share view (or a pause) only pause changes; otherwise collaboration stops.
       if (c.fromShare === true || c.pauseFeedback === true) collab.pauseFeedback = true;
@@ -651,11 +694,8 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
       return undefined;
     },
     'collab-data-update': (data) => {
-      const c = isRecord(data) && isRecord(data.collab) ? data.collab : null;
-      if (!c) {
-        logger.error('Invalid collab data structure');
-        return undefined;
-      }
+      const c = collabOf(data);
+      if (!c) return undefined;
       if (isRecord(c.inviteMetadata)) collab.inviteMetadata = c.inviteMetadata as Config['collab']['inviteMetadata'];
       if (Array.isArray(c.payload)) {
         collab.payload = c.payload;

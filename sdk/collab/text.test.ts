@@ -13,6 +13,8 @@ import {
   MENTION_ERROR,
   mentionQuery,
   pageRoute,
+  parseRelative,
+  relativeText,
   toStored,
   truncateName,
   validate,
@@ -89,6 +91,20 @@ t.test('xpath round trip, page route and time format', async (t) => {
   t.equal(elementAt(doc, '/html[1]/body[1]/main[1]/p[3]'), null);
   t.equal(pageRoute('/cs/kitchen/'), '/cs/kitchen');
   t.equal(pageRoute('/'), '/');
-  t.match(formatTime('2026-03-04T12:07:00Z', 'en-US'), /^Mar 04, 2026, \d\d:07\s[AP]M$/);
   t.equal(formatTime('nope'), '');
+});
+
+t.test("comment times read 'MMM DD, YYYY, hh:mm A' in local time, whatever the language", async (t) => {
+  t.equal(formatTime(new Date(2026, 2, 4, 0, 7).toISOString()), 'Mar 04, 2026, 12:07 AM');
+  t.equal(formatTime(new Date(2026, 11, 31, 13, 5).toISOString()), 'Dec 31, 2026, 01:05 PM');
+  t.equal(formatTime(new Date(2026, 0, 9, 12, 0).toISOString()), 'Jan 09, 2026, 12:00 PM');
+});
+
+t.test("a pin's relative attribute is 'x: n, y: n' and reads back; anything else is refused", async (t) => {
+  const text = relativeText({ x: 0.25, y: 1 });
+  t.equal(text, 'x: 0.25, y: 1');
+  t.same(parseRelative(text), { x: 0.25, y: 1 });
+  t.same(parseRelative(relativeText({ x: 1e-7, y: 0 })), { x: 1e-7, y: 0 });
+  for (const bad of [null, '', 'x: a, y: 1', 'x:0.5,y:0.5', '0.5, 0.5', 'x: 0.5'])
+    t.equal(parseRelative(bad), null, String(bad));
 });

@@ -45,18 +45,27 @@ export function headerText(count: number): string {
   return count === 0 ? 'Add New Comment' : count === 1 ? '1 Comment' : `${count} Comments`;
 }
 
-/** 'MMM DD, YYYY, hh:mm A' in the user's locale. */
-export function formatTime(iso: string, locale?: string): string {
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** 'MMM DD, YYYY, hh:mm A' in local time, whatever the browser's language (spec 9). */
+export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, {
-    month: 'short',
-    day: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: true,
-  }).format(date);
+  const hours = date.getHours();
+  const day = `${MONTHS[date.getMonth()]} ${two(date.getDate())}, ${date.getFullYear()}`;
+  return `${day}, ${two(hours % 12 || 12)}:${two(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+/** A pin's `relative` attribute (reference f.1): the point as fractions of its element. */
+export function relativeText(position: { x: number; y: number }): string {
+  return `x: ${position.x}, y: ${position.y}`;
+}
+
+/** The point of a `relative` attribute, or null when it is not of the form 'x: n, y: n' (spec 5). */
+export function parseRelative(text: string | null): { x: number; y: number } | null {
+  const match = /^x: (\d+(?:\.\d+)?(?:e-?\d+)?), y: (\d+(?:\.\d+)?(?:e-?\d+)?)$/.exec(text ?? '');
+  return match ? { x: Number(match[1]), y: Number(match[2]) } : null;
 }
 
 /** The mentions still present in the text, unique by user. */

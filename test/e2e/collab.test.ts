@@ -1,10 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchBrowser } from './browser.ts';
-import { freePort, type RunningServer, startServer } from './server.ts';
+import { received, startEditorSuite, waitFor } from './editor.ts';
 
 /**
  * Collaboration in Chromium (issue 12, "Done when"): an editor page on another origin frames the
@@ -22,10 +18,8 @@ const THREAD = `${UI} [data-testid="collab-thread"]`;
 
 declare global {
   interface Window {
-    received: { type: string; data: unknown; at?: number }[];
     threads: Record<string, Record<string, unknown>>;
     comments: Record<string, unknown>[];
-    vb: { send(type: string, payload?: unknown): Promise<unknown> };
   }
 }
 
@@ -36,26 +30,12 @@ const USERS = [
   { uid: 'u-cy', email: 'cy@halden.co.uk', firstName: 'Cy' },
 ];
 
-function editorServer(apm: string): Server {
-  const editorPage = `<!doctype html><html><head><title>Editor</title></head><body>
-<iframe id="site" width="1200" height="760"></iframe>
-<script src="/apm.js"></script>
-<script>
-  const frame = document.getElementById('site');
-  const site = new URLSearchParams(location.search).get('site');
-  const options = { target: frame.contentWindow, targetOrigin: new URL(site).origin, suppressErrors: true };
-  const { EventManager } = ContentstackAdvPostMessage;
-  window.received = [];
+/** A builder editor with collaboration on, keeping threads and comments in memory. */
+const EDITOR = `
+  const { lp, vb } = channels;
   window.threads = {};
   window.comments = [];
   let next = 1;
-  const lp = new EventManager('live-preview', options);
-  const vb = new EventManager('visual-builder', options);
-  window.vb = vb;
-  const record = (manager, type, answer) => manager.on(type, (event) => {
-    received.push({ type, data: event.data });
-    return answer ? answer(event.data) : undefined;
-  });
   const collab = { enable: true, isFeedbackMode: true,
     inviteMetadata: { currentUser: ${JSON.stringify(ME)}, users: ${JSON.stringify(USERS)}, inviteUid: 'inv-1' }, payload: [] };
   record(lp, 'init', () => ({ contentTypeUid: 'page', entryUid: '4711', windowType: 'builder' }));
@@ -90,72 +70,23 @@ function editorServer(apm: string): Server {
   });
   for (const type of ['collab-missing-threads', 'send-variant-and-locale', 'mouse-click', 'get-field-schema',
     'get-permissions', 'focus-field']) record(vb, type);
-  for (const type of ['check-entry-page', 'url-change']) record(lp, type);
-  frame.src = site;
-</script></body></html>`;
-  return createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://editor').pathname;
-    const [type, body] = path === '/apm.js' ? ['text/javascript', apm] : ['text/html', editorPage];
-    response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
-    response.end(body);
-  });
-}
+  for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
 
-let server: RunningServer;
-let browser: Browser;
-let editor: Server;
-let editorOrigin: string;
-
-t.before(async () => {
-  const apmFile = createRequire(import.meta.url).resolve('@contentstack/advanced-post-message');
-  editor = editorServer(await readFile(apmFile, 'utf8'));
-  const editorPort = await freePort();
-  editor.listen(editorPort, '127.0.0.1');
-  editorOrigin = `http://127.0.0.1:${editorPort}`;
-  Object.assign(process.env, {
-    EDITOR_ORIGINS: editorOrigin,
-    PREVIEW_API_KEY: 'blt-e2e',
-    PREVIEW_ENVIRONMENT: 'preview',
-    DRAFT_API_TOKEN: 'e2e-draft-token-0123456789',
-  });
-  server = await startServer();
-  browser = await launchBrowser();
-});
-t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-  editor?.close();
-});
+const editor = await startEditorSuite(t, { script: EDITOR });
 
 async function openCollab(t: Test): Promise<{ page: Page; site: Frame }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const url = server.url(
+  const url = editor.server.url(
     'uk',
     `${DISHWASHER}?live_preview=collab-e2e&content_type_uid=page&entry_uid=4711&builder=true`,
   );
-  await page.goto(`${editorOrigin}/?${new URLSearchParams({ site: url })}`);
-  await page.waitForFunction(() => window.received.some((r) => r.type === 'send-variant-and-locale'), undefined, {
-    timeout: 15_000,
-  });
-  const site = page.frames().find((frame) => frame.url().includes(DISHWASHER));
-  if (!site) throw new Error('the site frame is missing');
-  await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 });
-  return { page, site };
+  const opened = await editor.open(t, url, { until: 'send-variant-and-locale' });
+  await opened.site.waitForSelector(UI, { state: 'attached', timeout: 10_000 });
+  return opened;
 }
 
-const received = (page: Page, type: string) =>
-  page.evaluate((type) => window.received.filter((r) => r.type === type).map((r) => r.data), type);
-
-async function waitFor(page: Page, type: string, count = 1) {
-  await page.waitForFunction(
-    ([type, count]) => window.received.filter((r) => r.type === type).length >= (count as number),
-    [type, count] as const,
-    { timeout: 5_000 },
-  );
-  return received(page, type);
-}
+/** The payloads of what the layer sent of one type. */
+const sent = async (page: Page, type: string) => (await received(page, type)).map((r) => r.data);
+const sentWait = async (page: Page, type: string, count = 1) => (await waitFor(page, type, count)).map((r) => r.data);
 
 const button = (site: Frame, text: string) => site.locator(`${THREAD} button`, { hasText: text });
 
@@ -164,7 +95,7 @@ async function newThreadWithComment(site: Frame, page: Page, text: string) {
   await site.waitForSelector(THREAD);
   await site.fill(`${THREAD} textarea`, text);
   await button(site, 'Post').click();
-  await waitFor(page, 'collab-create-comment');
+  await sentWait(page, 'collab-create-comment');
 }
 
 t.test('a click starts a thread; the first post creates it; a keyboard mention is stored as an id', async (t) => {
@@ -173,7 +104,7 @@ t.test('a click starts a thread; the first post creates it; a keyboard mention i
   await site.waitForSelector(THREAD);
   t.equal(await site.textContent(`${THREAD} .collab-thread__title`), 'Add New Comment');
   t.equal(await site.getAttribute(PIN, 'threaduid'), 'new');
-  t.equal((await received(page, 'mouse-click')).length, 0, 'no mouse-click while collaboration is on');
+  t.equal((await sent(page, 'mouse-click')).length, 0, 'no mouse-click while collaboration is on');
   const area = site.locator(`${THREAD} textarea`);
   await area.pressSequentially('Please check <b>this</b>  @bo');
   await site.waitForSelector(`${UI} .collab-mentions li`);
@@ -182,7 +113,7 @@ t.test('a click starts a thread; the first post creates it; a keyboard mention i
   await area.press('Enter');
   t.equal(await area.inputValue(), 'Please check <b>this</b>  @Bob Marley ');
   await button(site, 'Post').click();
-  const [thread] = await waitFor(page, 'collab-create-thread');
+  const [thread] = await sentWait(page, 'collab-create-thread');
   t.match(thread, {
     elementXPath: /^\/html\[1\]\/body\[1\]\/.*h1\[1\]$/,
     author: ME.email,
@@ -192,7 +123,7 @@ t.test('a click starts a thread; the first post creates it; a keyboard mention i
   });
   const position = (thread as { position: { x: number; y: number } }).position;
   t.ok(position.x > 0 && position.x < 1 && position.y > 0 && position.y < 1, 'fractions of the element');
-  const [comment] = await waitFor(page, 'collab-create-comment');
+  const [comment] = await sentWait(page, 'collab-create-comment');
   t.same(comment, {
     threadUid: 'th-1',
     commentPayload: {
@@ -214,11 +145,11 @@ t.test('own comments are edited and deleted; the last delete deletes the thread'
   await button(site, 'Edit').click();
   await site.fill(`${THREAD} textarea`, 'First, edited');
   await button(site, 'Update').click();
-  const [edit] = await waitFor(page, 'collab-edit-comment');
+  const [edit] = await sentWait(page, 'collab-edit-comment');
   t.match(edit, { threadUid: 'th-1', commentUid: 'c-2', payload: { message: 'First, edited' } });
   await site.waitForSelector(`${THREAD} .collab-comment__message:text("First, edited")`);
   await button(site, 'Delete').click();
-  t.same((await waitFor(page, 'collab-delete-thread'))[0], { threadUid: 'th-1' });
+  t.same((await sentWait(page, 'collab-delete-thread'))[0], { threadUid: 'th-1' });
   await site.waitForSelector(PIN, { state: 'detached' });
   await site.waitForSelector(THREAD, { state: 'detached' });
 });
@@ -246,10 +177,10 @@ t.test("another author's comment cannot be edited; resolve closes; reopen render
   t.equal(await bob.locator('button').count(), 0, 'no Edit or Delete on another author');
   t.equal(await bob.locator('.collab-comment__message').textContent(), 'From Bob to @Ada Lovelace');
   await button(site, 'Resolve').click();
-  t.same((await waitFor(page, 'collab-resolve-thread'))[0], { threadUid: 'th-1', payload: { threadState: 2 } });
+  t.same((await sentWait(page, 'collab-resolve-thread'))[0], { threadUid: 'th-1', payload: { threadState: 2 } });
   await site.waitForSelector(THREAD, { state: 'detached' });
   await site.waitForSelector(PIN, { state: 'detached' });
-  await page.evaluate(() => window.vb.send('collab-thread-reopen', { thread: window.threads['th-1'] }));
+  await page.evaluate(() => window.channels.vb.send('collab-thread-reopen', { thread: window.threads['th-1'] }));
   await site.waitForSelector(`${PIN}[threaduid="th-1"]`);
 });
 
@@ -270,7 +201,7 @@ t.test('a thread whose element is missing is retried, then reported', async (t) 
   const { page, site } = await openCollab(t);
   const started = Date.now();
   await page.evaluate(() =>
-    window.vb.send('collab-data-update', {
+    window.channels.vb.send('collab-data-update', {
       collab: {
         payload: [
           {
@@ -291,7 +222,7 @@ t.test('a thread whose element is missing is retried, then reported', async (t) 
     timeout: 10_000,
   });
   t.ok(Date.now() - started >= 4_500, 'after 5 retries 1 s apart');
-  t.same(await received(page, 'collab-missing-threads'), [
+  t.same(await sent(page, 'collab-missing-threads'), [
     { payload: { isElementPresent: false }, threadUids: ['th-gone'] },
   ]);
   t.equal(await site.locator(PIN).count(), 0);
@@ -319,4 +250,22 @@ t.test('popup size and the mention list flipping above when less than 160 px is 
   const flipped = await site.waitForSelector(`${UI} .collab-mentions:not([hidden])`);
   const [above, low] = await Promise.all([flipped.boundingBox(), area.boundingBox()]);
   t.ok(above && low && above.y + above.height <= low.y + 1, 'above the input when less than 160 px is free');
+});
+
+t.test('a popup near the bottom is placed again, with its own size, inside the viewport', async (t) => {
+  const { site } = await openCollab(t);
+  await site.locator('html').click({ position: { x: 600, y: 745 } });
+  await site.waitForSelector(THREAD);
+  await site.fill(`${THREAD} textarea`, 'A first comment');
+  await button(site, 'Post').click();
+  await site.waitForSelector(`${THREAD} .collab-thread__title:text("1 Comment")`);
+  await site.locator(`${THREAD} textarea`).pressSequentially('and a reply');
+  // The composer grew to 3 rows; the popup is placed again 200 ms after the last key.
+  await site.waitForTimeout(300);
+  // In the frame's own viewport (a bounding box would be the editor page's).
+  const { bottom, height, viewport } = await site
+    .locator(THREAD)
+    .evaluate((popup) => ({ ...popup.getBoundingClientRect().toJSON(), viewport: innerHeight }));
+  t.ok(height > 198, `taller than the default 198 px (${height} px)`);
+  t.ok(bottom <= viewport - 16 + 0.5, `its bottom 16 px inside the viewport (${bottom} of ${viewport})`);
 });

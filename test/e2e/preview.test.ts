@@ -1,11 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchBrowser } from './browser.ts';
-import { freePort, ROOT, type RunningServer, startServer } from './server.ts';
+import { DRAFT_TOKEN, startEditorSuite } from './editor.ts';
+import { ROOT } from './server.ts';
 
 /**
  * Live preview in Chromium with the real editor library (issue 9, "Done when"): a tiny editor page
@@ -17,97 +14,37 @@ import { freePort, ROOT, type RunningServer, startServer } from './server.ts';
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const HEADLINE = '[data-cslp="page_template.dishwasher.en-GB.body_components.0.headline"]';
-const TOKEN = 'e2e-draft-token-0123456789';
 const RUN = `e2e${Date.now().toString(36)}`;
 
 declare global {
   interface Window {
-    received: { type: string; data: unknown; at?: number }[];
-    channels: Record<'lp' | 'vb' | 'tl', { send(type: string, payload?: unknown): Promise<unknown> }>;
     attack(hash: string): Promise<string>;
     morphed?: number;
     marker?: string;
   }
 }
 
-/** The editor side: its page, the library's UMD build, and a sibling frame that plays a foreign window. */
-function editorServer(apm: string): Server {
-  const editorPage = `<!doctype html><html><head><title>Editor</title></head><body>
-<iframe id="site" name="site" width="1200" height="760"></iframe>
-<script src="/apm.js"></script>
-<script>
-  const params = new URLSearchParams(location.search);
-  const frame = document.getElementById('site');
-  const site = params.get('site');
-  const options = { target: frame.contentWindow, targetOrigin: new URL(site).origin, suppressErrors: true };
-  const { EventManager } = ContentstackAdvPostMessage;
-  window.received = [];
-  window.channels = {
-    lp: new EventManager('live-preview', options),
-    vb: new EventManager('visual-builder', options),
-    tl: new EventManager('timeline', options),
-  };
-  channels.lp.on('init', (event) => {
-    received.push({ type: 'init', data: event.data, at: performance.timeOrigin + performance.now() });
-    return { contentTypeUid: 'page', entryUid: '4711', windowType: 'preview' };
-  });
-  for (const type of ['check-entry-page', 'scroll', 'url-change'])
-    channels.lp.on(type, (event) => { received.push({ type, data: event.data }); });
-  frame.src = site;
+/** The editor answers init in preview mode; `?sibling=` frames play foreign windows next to the site. */
+const EDITOR = `
+  record(channels.lp, 'init', () => ({ contentTypeUid: 'page', entryUid: '4711', windowType: 'preview' }));
+  for (const type of ['check-entry-page', 'scroll', 'url-change']) record(channels.lp, type);
   for (const sibling of params.getAll('sibling')) {
     const extra = document.createElement('iframe');
     extra.name = new URL(sibling).host;
     extra.src = sibling;
     document.body.append(extra);
-  }
-</script></body></html>`;
-  // A window that is not the site's parent: it talks to the site frame directly.
-  const siblingPage = `<!doctype html><html><body><script src="/apm.js"></script><script>
+  }`;
+/** A window that is not the site's parent: it talks to the site frame directly. */
+const SIBLING = `<!doctype html><html><body><script src="/apm.js"></script><script>
   const manager = new ContentstackAdvPostMessage.EventManager('live-preview', { target: parent.frames[0], targetOrigin: '*', suppressErrors: true });
   window.attack = (hash) => manager.send('client-data-send', { hash }).then(() => 'answered', (error) => String(error?.code ?? error));
 </script></body></html>`;
-  return createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://editor').pathname;
-    const [type, body] =
-      path === '/apm.js'
-        ? ['text/javascript', apm]
-        : path === '/sibling'
-          ? ['text/html', siblingPage]
-          : ['text/html', editorPage];
-    response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
-    response.end(body);
-  });
-}
 
-let server: RunningServer;
-let browser: Browser;
-let editor: Server;
-let editorOrigin: string;
-let foreignOrigin: string;
+const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/sibling': SIBLING } });
+const { server, browser, origin: editorOrigin, foreignOrigin } = editor;
 /** Draft hashes this run wrote, removed at the end. */
 const drafts: string[] = [];
-
-t.before(async () => {
-  const apmFile = createRequire(import.meta.url).resolve('@contentstack/advanced-post-message');
-  editor = editorServer(await readFile(apmFile, 'utf8'));
-  const editorPort = await freePort();
-  editor.listen(editorPort, '127.0.0.1');
-  editorOrigin = `http://127.0.0.1:${editorPort}`;
-  // Same server, another origin: what a foreign window would be.
-  foreignOrigin = `http://localhost:${editorPort}`;
-  Object.assign(process.env, {
-    EDITOR_ORIGINS: editorOrigin,
-    PREVIEW_API_KEY: 'blt-e2e',
-    PREVIEW_ENVIRONMENT: 'preview',
-    DRAFT_API_TOKEN: TOKEN,
-  });
-  server = await startServer();
-  browser = await launchBrowser();
-});
 t.teardown(async () => {
-  await browser?.close();
-  await server?.stop();
-  editor?.close();
   // Only this run's drafts: everything else under _drafts belongs to someone.
   for (const hash of drafts) await rm(join(ROOT, 'content', '_drafts', hash), { recursive: true, force: true });
 });
@@ -116,18 +53,8 @@ const previewUrl = (hash: string) =>
   server.url('uk', `${DISHWASHER}?live_preview=${hash}&content_type_uid=page&entry_uid=4711`);
 
 /** The editor page framing the dishwasher preview; resolves once the editor has the layer's init. */
-async function openEditor(t: Test, hash: string, siblings: string[] = []): Promise<{ page: Page; site: Frame }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const query = new URLSearchParams({ site: previewUrl(hash) });
-  for (const sibling of siblings) query.append('sibling', sibling);
-  await page.goto(`${editorOrigin}/?${query}`);
-  await page.waitForFunction(() => window.received.some((r) => r.type === 'init'), undefined, { timeout: 15_000 });
-  const site = page.frames().find((frame) => frame.url().includes(DISHWASHER));
-  if (!site) throw new Error('the site frame is missing');
-  return { page, site };
-}
+const openEditor = (t: Test, hash: string, siblings: string[] = []) =>
+  editor.open(t, previewUrl(hash), { query: siblings.map((sibling) => ['sibling', sibling]) });
 
 async function putDraft(hash: string, change: (template: { body_components: Record<string, unknown>[] }) => void) {
   drafts.push(hash);
@@ -135,7 +62,7 @@ async function putDraft(hash: string, change: (template: { body_components: Reco
   change(template);
   const response = await fetch(`${server.origin}/cs/api/contentstack/_drafts/${hash}/en-GB/page_template/dishwasher`, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${DRAFT_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(template),
   });
   if (response.status !== 201) throw new Error(`draft not saved: ${response.status} ${await response.text()}`);

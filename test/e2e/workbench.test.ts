@@ -266,3 +266,47 @@ t.test('a title edited in the form reaches the page without a reload; publish ch
   t.equal(JSON.parse(await readFile(TEMPLATE_FILE, 'utf8')).body_components[0].headline, 'AquaSense 60 Silence');
   t.same(errors, [], 'no script errors in the workbench');
 });
+
+t.test('builder mode with comments: a thread posted in the page is kept in the workbench thread store', async (t) => {
+  const UI = '[data-testid="collab__container"]';
+  const THREAD = `${UI} [data-testid="collab-thread"]`;
+  const store = join(CONTENT_COPY, '_drafts', '_collab', 'en-GB', '4711.json');
+  const { page, site, errors } = await openWorkbench(t, 'builder');
+  // The layer registers its collaboration handlers before it sends send-variant-and-locale.
+  await page.waitForSelector('.wb-log tr[data-direction="in"][data-type="send-variant-and-locale"]');
+  await page.check('input[name="comments"]');
+  await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 });
+  await site.click(HEADLINE, { position: { x: 10, y: 5 } });
+  await site.waitForSelector(THREAD);
+  const area = site.locator(`${THREAD} textarea`);
+  await area.pressSequentially('Shorter, please @lou');
+  await site.waitForSelector(`${UI} .collab-mentions li`);
+  await area.press('Enter');
+  await site.locator(`${THREAD} button`, { hasText: 'Post' }).click();
+  await site.waitForSelector(`${THREAD} .collab-thread__title:text("1 Comment")`, { timeout: 5_000 });
+
+  const deadline = Date.now() + 5_000;
+  let saved: { threads: Record<string, unknown>[]; comments: Record<string, unknown>[] } | undefined;
+  while (Date.now() < deadline && !saved?.comments?.length) {
+    saved = await readFile(store, 'utf8')
+      .then((text) => JSON.parse(text))
+      .catch(() => undefined);
+    if (!saved?.comments?.length) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const id = saved?.threads[0]?._id as string;
+  t.match(saved, {
+    threads: [{ elementXPath: /^\/html\[1\]\/body\[1\]\/.+\]$/, pageRoute: DISHWASHER, createdBy: 'u-editor' }],
+    comments: [
+      { threadUid: id, message: 'Shorter, please {{u-legal}}', toUsers: ['u-legal'], author: 'editor@halden.example' },
+    ],
+  });
+  t.equal(await site.getAttribute(`${UI} .collab-pin`, 'threaduid'), id, 'the pin carries the stored thread id');
+
+  // Another tab: the init reply brings the stored thread, rendered as a pin once comments are on.
+  const again = await openWorkbench(t, 'builder');
+  await again.page.waitForSelector('.wb-log tr[data-direction="in"][data-type="send-variant-and-locale"]');
+  await again.page.check('input[name="comments"]');
+  await again.site.click(`${UI} .collab-pin[threaduid="${id}"]`, { timeout: 10_000 });
+  await again.site.waitForSelector(`${THREAD} .collab-comment__message:text("Shorter, please @Lou Legal")`);
+  t.same([...errors, ...again.errors], [], 'no script errors in the workbench');
+});
