@@ -22,6 +22,7 @@ import {
   parseRelative,
   relativeText,
   toStored,
+  toUser,
   truncateName,
   type User,
   validate,
@@ -165,9 +166,7 @@ export function startCollab({ win, config, channel, retryMs = 1000 }: CollabOpti
   let popup: ThreadPopup | null = null;
 
   const users = (): User[] =>
-    (collab.inviteMetadata.users as unknown[]).filter(
-      (u): u is User => isRecord(u) && typeof u.uid === 'string' && typeof u.email === 'string',
-    );
+    (collab.inviteMetadata.users as unknown[]).map(toUser).filter((u): u is User => u !== null);
   const userMap = () => new Map(users().map((u) => [u.uid, u]));
   const me = () => collab.inviteMetadata.currentUser;
 

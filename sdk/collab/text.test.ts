@@ -16,6 +16,7 @@ import {
   parseRelative,
   relativeText,
   toStored,
+  toUser,
   truncateName,
   validate,
   xpathOf,
@@ -107,4 +108,18 @@ t.test("a pin's relative attribute is 'x: n, y: n' and reads back; anything else
   t.same(parseRelative(relativeText({ x: 1e-7, y: 0 })), { x: 1e-7, y: 0 });
   for (const bad of [null, '', 'x: a, y: 1', 'x:0.5,y:0.5', '0.5, 0.5', 'x: 0.5'])
     t.equal(parseRelative(bad), null, String(bad));
+});
+
+t.test('users from the editor: keyed by uid (wire) or id (spec); without a key or an email, dropped', async (t) => {
+  const rows: [string, unknown, unknown][] = [
+    ['wire shape', { uid: 'u1', email: 'a@x.io', firstName: 'Ada' }, { uid: 'u1', email: 'a@x.io', firstName: 'Ada' }],
+    ['spec shape', { id: 'u2', email: 'b@x.io', lastName: 'Byron' }, { uid: 'u2', email: 'b@x.io', lastName: 'Byron' }],
+    ['uid wins over id', { uid: 'u3', id: 'other', email: 'c@x.io' }, { uid: 'u3', email: 'c@x.io' }],
+    ['no key', { email: 'd@x.io' }, null],
+    ['no email', { uid: 'u4' }, null],
+    ['numeric id', { id: 5, email: 'e@x.io' }, null],
+    ['not an object', 'u5', null],
+    ['null', null, null],
+  ];
+  for (const [name, input, expected] of rows) t.same(toUser(input), expected, name);
 });

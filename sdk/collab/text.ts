@@ -10,11 +10,27 @@ export const LENGTH_ERROR = `Limit exceeded. You can have a maximum length of ${
 export const MENTION_ERROR = `Limit exceeded. You can tag a maximum of ${MAX_MENTIONS} users.`;
 
 export interface User {
+  /** The spec keys users by `id`, the editor's wire messages by `uid`: both arrive as `uid`. */
   uid: string;
   email: string;
   firstName?: string;
   lastName?: string;
   display?: string;
+}
+
+/** A user of the editor's list, or null when it has neither an id nor an email to show. */
+export function toUser(value: unknown): User | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { uid, id, email, firstName, lastName, display } = value as Record<string, unknown>;
+  const key = typeof uid === 'string' ? uid : typeof id === 'string' ? id : undefined;
+  if (key === undefined || typeof email !== 'string') return null;
+  return {
+    uid: key,
+    email,
+    ...(typeof firstName === 'string' ? { firstName } : {}),
+    ...(typeof lastName === 'string' ? { lastName } : {}),
+    ...(typeof display === 'string' ? { display } : {}),
+  };
 }
 
 export interface Mention {
