@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
+import type { PageWindow } from '../dom.ts';
 import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
@@ -20,7 +21,10 @@ const SCHEMA = {
   price: { data_type: 'number', uid: 'price', display_name: 'Price' },
 };
 
-function start(t: Test, options: { schema?: unknown; update?: boolean } = {}) {
+function start(
+  t: Test,
+  options: { schema?: unknown; update?: boolean; answers?: Record<string, (data: unknown) => unknown> } = {},
+) {
   const framed = framedSite({ url: PAGE });
   const win = framed.site;
   win.document.body.innerHTML = `<main><h1 data-cslp="${TITLE}">AquaSense</h1><data data-cslp="${PRICE}">779</data><p>plain</p></main>`;
@@ -47,21 +51,29 @@ function start(t: Test, options: { schema?: unknown; update?: boolean } = {}) {
     'update-field',
     'get-field-data',
     'get-field-variant-status',
+    'open-field-comment-modal',
+    ...Object.keys(options.answers ?? {}),
   ])
-    record(type);
+    record(type, options.answers?.[type]);
   const config = baseConfig();
   config.stackDetails.masterLocale = 'en-GB';
-  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
-  const builder = startBuilder({ win, config, channel });
+  const peer = createPeer(win, [EDITOR_ORIGIN]);
+  const channel = createChannel('visual-builder', win, peer);
+  const livePreview = createChannel('live-preview', win, peer);
+  const builder = startBuilder({ win, config, channel, livePreview });
   t.teardown(async () => {
     builder.destroy();
     channel.destroy();
+    livePreview.destroy();
     await framed.close();
   });
   const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
   const types = () => received.map((r) => r.type);
   return {
     win,
+    config,
+    editor,
+    livePreviewEditor: framed.editor('live-preview'),
     received,
     types,
     shadow,
@@ -329,4 +341,181 @@ t.test('toolbar: parent labels focus the parent; the variant revert menu sends t
   await settle(100);
   const focuses = received.filter((r) => r.type === 'focus-field');
   t.match(focuses.at(-1)?.data, { DOMEditStack: [{ cslpValue: body }] }, 'the parent is focused');
+});
+
+const PRICE_SHOWN = '<data data-cslp="page.page-4711.en-GB.price">£779</data>';
+const pressEscape = (win: PageWindow) =>
+  win.document.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+
+t.test('a formatted value is edited on a pseudo-editable copy that goes on deselect', async (t) => {
+  const { win, el, received, shadow } = start(t, { answers: { 'get-field-data': () => ({ fieldData: 779 }) } });
+  win.document.querySelector('data')?.remove();
+  win.document.querySelector('main')?.insertAdjacentHTML('beforeend', PRICE_SHOWN);
+  const price = el(PRICE);
+  price.click();
+  await settle(80);
+  const copy = win.document.querySelector('.visual-builder__pseudo-editable-element') as HTMLElement;
+  t.ok(copy, 'a copy is laid over the field');
+  t.equal(copy.textContent, '779', 'showing the stored value');
+  t.equal(copy.getAttribute('contenteditable'), 'true');
+  t.equal(copy.getAttribute('data-cslp-field-type'), 'number');
+  t.notOk(price.hasAttribute('contenteditable'), 'the field itself is not edited');
+  t.ok(price.classList.contains('visual-builder__pseudo-editable-source'), 'and is hidden');
+  const digit = new win.KeyboardEvent('keydown', { key: 'x', bubbles: true, cancelable: true });
+  copy.dispatchEvent(digit);
+  t.ok(digit.defaultPrevented, 'the number rules apply to the copy');
+  copy.textContent = '799';
+  copy.dispatchEvent(new win.Event('input', { bubbles: true }));
+  await settle(50);
+  t.same(
+    received.filter((r) => r.type === 'sync-field').map((r) => (r.data as { data: string }).data),
+    ['799'],
+  );
+  t.ok(shadow.querySelector('.visual-builder__overlay__wrapper.visible'));
+  pressEscape(win);
+  await settle(50);
+  t.match(received.find((r) => r.type === 'update-field')?.data, { data: '799' });
+  t.notOk(win.document.querySelector('.visual-builder__pseudo-editable-element'), 'the copy is removed');
+  t.notOk(price.classList.contains('visual-builder__pseudo-editable-source'), 'the field is shown again');
+  t.equal(price.textContent, '£779', 'unchanged');
+});
+
+t.test('a field showing its stored value is edited in place, without a copy', async (t) => {
+  const { win, el } = start(t, { answers: { 'get-field-data': () => ({ fieldData: 'AquaSense' }) } });
+  el(TITLE).click();
+  await settle(80);
+  t.notOk(win.document.querySelector('.visual-builder__pseudo-editable-element'));
+  t.equal(el(TITLE).getAttribute('contenteditable'), 'true');
+});
+
+t.test('comments: the toolbar button opens the field comment modal with its discussion', async (t) => {
+  const comment = '[data-testid="visual-builder__focused-toolbar__multiple-field-toolbar__comment-button"]';
+  const discussionRequests: unknown[] = [];
+  const existing = start(t, {
+    answers: {
+      'get-discussion-id-for-comment-modal': (data) => {
+        discussionRequests.push(data);
+        return { uid: 'd-1', title: 'Title' };
+      },
+    },
+  });
+  existing.el(TITLE).click();
+  await settle(100);
+  t.match(discussionRequests[0], { fieldMetadata: { cslpValue: TITLE }, fieldSchema: SCHEMA.title });
+  const button = existing.shadow.querySelector(comment) as HTMLButtonElement;
+  t.equal(button.getAttribute('aria-label'), 'View comments');
+  button.click();
+  await settle(50);
+  const opened = existing.received.find((r) => r.type === 'open-field-comment-modal')?.data;
+  t.same(opened, {
+    fieldMetadata: (existing.received[0]?.data as { fieldMetadata?: unknown } | undefined)?.fieldMetadata,
+    discussion: { uid: 'd-1', title: 'Title' },
+    fieldSchema: SCHEMA.title,
+  });
+  t.match(opened, { fieldMetadata: { cslpValue: TITLE } });
+
+  // The editor does not answer the request (no handler): a new discussion.
+  const failing = start(t);
+  failing.el(TITLE).click();
+  await settle(100);
+  const fallback = failing.shadow.querySelector(comment) as HTMLButtonElement;
+  t.equal(fallback.getAttribute('aria-label'), 'Add comment');
+  fallback.click();
+  await settle(50);
+  t.match(failing.received.find((r) => r.type === 'open-field-comment-modal')?.data, { discussion: { uid: 'new' } });
+
+  // The editor says there are no comments for this field.
+  const none = start(t, { answers: { 'get-discussion-id-for-comment-modal': () => ({ error: true }) } });
+  none.el(TITLE).click();
+  await settle(100);
+  t.notOk(none.shadow.querySelector(comment), 'no button');
+  t.ok(none.shadow.querySelector('[data-testid="visual-builder-form"]'), 'the rest of the toolbar is there');
+});
+
+t.test('update-discussion-id-for-focus-field changes the focused field only', async (t) => {
+  const comment = '[data-testid="visual-builder__focused-toolbar__multiple-field-toolbar__comment-button"]';
+  const { el, shadow, editor } = start(t, {
+    answers: { 'get-discussion-id-for-comment-modal': () => ({ uid: 'new' }) },
+  });
+  el(TITLE).click();
+  await settle(100);
+  t.equal(shadow.querySelector(comment)?.getAttribute('aria-label'), 'Add comment');
+  const update = { entryId: 'page-4711', contentTypeId: 'page', discussion: { uid: 'd-9' } };
+  await editor.send('update-discussion-id-for-focus-field', { ...update, fieldPath: 'price' });
+  t.equal(shadow.querySelector(comment)?.getAttribute('aria-label'), 'Add comment', 'another field: unchanged');
+  await editor.send('update-discussion-id-for-focus-field', { ...update, fieldPath: 'title' });
+  t.equal(shadow.querySelector(comment)?.getAttribute('aria-label'), 'View comments');
+});
+
+t.test('hide-focus-overlay from collaboration hands the page to comments; without it the builder stays', async (t) => {
+  const { win, el, editor, config, types, shadow } = start(t);
+  el(TITLE).click();
+  await settle(80);
+  await editor.send('hide-focus-overlay', {});
+  t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'deselected');
+  t.notOk(config.collab.enable, 'collaboration untouched');
+  el(TITLE).click();
+  await settle(80);
+  t.ok(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'a click focuses again');
+
+  await editor.send('hide-focus-overlay', { fromCollab: true });
+  t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'deselected');
+  t.ok(config.collab.enable && config.collab.pauseFeedback, 'collaboration on and paused');
+  const clicks = types().filter((type) => type === 'mouse-click').length;
+  el(TITLE).click();
+  el(TITLE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true, clientX: 5, clientY: 5 }));
+  await settle(80);
+  t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'), 'clicks no longer focus');
+  t.equal(types().filter((type) => type === 'mouse-click').length, clicks, 'nor send mouse-click');
+  t.ok((shadow.querySelector('.visual-builder__hover-outline') as HTMLElement).hidden, 'no hover outline');
+});
+
+t.test('field-type icons on the cursor and the toolbar label', async (t) => {
+  const { win, el, shadow } = start(t);
+  el(PRICE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true, clientX: 5, clientY: 5 }));
+  await settle(80);
+  const cursorPath = shadow.querySelector('.visual-builder__cursor-icon svg path')?.getAttribute('d');
+  t.equal(cursorPath, 'M6 2 4 14M12 2l-2 12M2 6h12M2 10h12', 'the number icon');
+  t.match(shadow.querySelector('.visual-builder__cursor-icon')?.textContent, 'Number');
+  el(TITLE).click();
+  await settle(80);
+  t.equal(
+    shadow.querySelector('.tb-label svg path')?.getAttribute('d'),
+    'M3 3h10M8 3v10',
+    'the single-line icon in the label',
+  );
+});
+
+t.test('variant-patch-update: in audience mode, re-tagged fields are marked for 8 s', async (t) => {
+  const { win, editor, livePreviewEditor } = start(t);
+  const main = win.document.querySelector('main') as HTMLElement;
+  main.insertAdjacentHTML('beforeend', '<p id="f" data-cslp="page.page-4711.en-GB.summary">s</p>');
+  const field = win.document.getElementById('f') as HTMLElement;
+  const patch = {
+    highlightVariantFields: true,
+    expectedCSLPValues: { variant: 'v2:page.page-4711_cs1.en-GB.summary', base: 'page.page-4711.en-GB.summary' },
+  };
+  await livePreviewEditor.send('variant-patch-update', patch);
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.variant);
+  await settle(20);
+  t.notOk(field.classList.contains('visual-builder__variant-field'), 'outside audience mode nothing happens');
+
+  await editor.send('set-audience-mode', { audienceMode: true });
+  await editor.send('get-variant-id', { variant: 'cs1' });
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.base);
+  await livePreviewEditor.send('variant-patch-update', patch);
+  t.ok(field.classList.contains('visual-builder__base-field'), 'the field as it is now');
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.variant);
+  await settle(20);
+  t.ok(field.classList.contains('visual-builder__variant-field'), 'a re-tagged field becomes a variant field');
+  t.ok(field.classList.contains('visual-builder__variant-field--outline'), 'highlighted');
+  t.notOk(field.classList.contains('visual-builder__base-field'));
+  main.insertAdjacentHTML('beforeend', '<p id="g" data-cslp="v2:page.page-4711_cs2.en-GB.other">o</p>');
+  await settle(20);
+  t.ok(win.document.getElementById('g')?.classList.contains('visual-builder__disabled-variant-field'), 'new elements');
+
+  await settle(8000);
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.base);
+  await settle(20);
+  t.ok(field.classList.contains('visual-builder__variant-field'), 'after 8 s the watch has ended');
 });

@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.ts';
-import type { CslpData } from '../cslp/parse.ts';
+import { type CslpData, parseCslp } from '../cslp/parse.ts';
 import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
@@ -17,10 +17,14 @@ import { addDirection, fieldElement, instancesOf, isInstance, parentTag, tagOf }
 import { blocksKey } from './keyboard.ts';
 import {
   type Direction,
+  type Discussion,
   type MouseClick,
+  NEW_DISCUSSION,
   type Permissions,
   readAudienceMode,
   readDeletePath,
+  readDiscussion,
+  readDiscussionUpdate,
   readDisplayNames,
   readDraftFields,
   readFieldData,
@@ -32,21 +36,27 @@ import {
   readScrollToField,
   readVariantFields,
   readVariantId,
+  readVariantPatch,
   readVariantStatus,
   type SchemaMap,
+  VARIANT_PATCH,
+  type VariantPatch,
   type VariantStatus,
   VB_RECEIVED,
   VB_SENT,
 } from './protocol.ts';
+import { createPseudo, isTruncated, needsPseudo, type Pseudo } from './pseudo.ts';
 import { throttle } from './throttle.ts';
 import { type AddButtonModel, type BuilderUi, createUi, type ToolbarButton } from './ui.ts';
+import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
 
 /**
  * The visual builder (issue 11): a lazy chunk the core starts once the editor has said the window
  * is a builder (reference b.2). Hover highlights a tagged field, a click focuses it (overlay,
  * toolbar, `mouse-click` / `focus-field`), text fields are edited in place with throttled
- * `sync-field` and a final `update-field` on deselect, and multiple fields get add, move and
- * delete. Every listener and observer is undone by `destroy`.
+ * `sync-field` and a final `update-field` on deselect (on a pseudo-editable copy when the page
+ * formats the value), multiple fields get add, move and delete, the toolbar opens the field's
+ * comments, and variant patches re-mark fields. Every listener and observer is undone by `destroy`.
  */
 
 export interface BuilderOptions {
@@ -54,6 +64,8 @@ export interface BuilderOptions {
   config: Config;
   /** The visual-builder channel the core opened. */
   channel: Channel;
+  /** The core's live-preview channel, for `variant-patch-update` (reference b.3). */
+  livePreview?: Channel;
 }
 
 export interface Builder {
@@ -70,6 +82,7 @@ const HOVER_DEBOUNCE_MS = 10;
 const PAGE_MUTATION_DEBOUNCE_MS = 100;
 const NEW_ITEM_CLICK_MS = 350;
 const OBSERVER_TIMEOUT_MS = 4000;
+const VARIANT_OBSERVER_TIMEOUT_MS = 8000;
 /** Hover proximity margin: 10 % of the element's size, at most 30 px. */
 const PROXIMITY_SHARE = 0.1;
 const PROXIMITY_MAX_PX = 30;
@@ -78,7 +91,6 @@ const DRAFT_CLASS = 'visual-builder__draft-field';
 /** Set by the site on an empty multiple field (reference f.1); the builder puts a placeholder in it. */
 const EMPTY_PARENT_CLASS = 'visual-builder__empty-block-parent';
 const EMPTY_BLOCK_CLASS = 'visual-builder__empty-block';
-const VARIANT_OUTLINE_CLASS = 'visual-builder__variant-field--outline';
 
 const REVERT_ACTIONS: [keyof VariantStatus, string, string][] = [
   ['isBaseModified', 'revert_to_base_entry_value', 'Revert to base entry value'],
@@ -100,6 +112,11 @@ interface Focused extends Described {
   editing: boolean;
   input: boolean;
   initialHtml: string;
+  /** What takes the typing: the field, or its pseudo-editable copy; and how to stop. */
+  edit: { target: HTMLElement; stop(): void } | null;
+  pseudo: Pseudo | null;
+  /** The field's comment thread: undefined while asked for, null when the editor offers none. */
+  discussion: Discussion | null | undefined;
   /** Display names by tag once the editor answered; null after an error answer. */
   names: Record<string, string> | null | undefined;
   status: VariantStatus | undefined;
@@ -116,7 +133,7 @@ function textOf(element: HTMLElement): string {
   return typeof text === 'string' ? text : (element.textContent ?? '');
 }
 
-export const startBuilder: StartBuilder = ({ win, config, channel }) => {
+export const startBuilder: StartBuilder = ({ win, config, channel, livePreview }) => {
   const doc = win.document;
   const ui: BuilderUi = createUi(win);
   const cleanups: (() => void)[] = [() => ui.destroy()];
@@ -289,6 +306,11 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
   }
 
   listen(win, 'mousemove', (event) => {
+    // Collaboration has the pointer while it is on, paused or not (reference b.5, hide-focus-overlay).
+    if (config.collab.enable) {
+      if (hovered) hideHover();
+      return;
+    }
     lastMove = { clientX: event.clientX, clientY: event.clientY, element: taggedTarget(event) };
     hoverTimer ??= setTimeout(runHover, HOVER_DEBOUNCE_MS);
   });
@@ -352,6 +374,22 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
           .send(VB_SENT.focusField, { DOMEditStack: editStack(field.element, cslp), toggleVisibility: true })
           .catch(ignore),
     });
+    // Comments exist for the field unless the editor said there are none (reference b.5).
+    if (field.discussion !== null)
+      buttons.push({
+        id: `${prefix}comment-button`,
+        label: field.discussion && field.discussion.uid !== 'new' ? 'View comments' : 'Add comment',
+        glyph: field.discussion ? '💬' : '…',
+        disabled: !field.discussion,
+        run: () =>
+          void channel
+            .send(VB_SENT.openCommentModal, {
+              fieldMetadata: cslp,
+              discussion: field.discussion,
+              fieldSchema: field.schema,
+            })
+            .catch(ignore),
+      });
     if (instance)
       buttons.push({
         id: `${prefix}delete-button`,
@@ -408,6 +446,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     const status = field.status;
     ui.renderToolbar({
       label: name(field.cslp, field.schema),
+      icon: field.type || 'empty',
       parents: labels.slice(1).map((parent) => ({
         label: name(parent.cslp),
         run: () => void focus(parent.element, parent.cslp),
@@ -509,10 +548,10 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     check();
   }
 
-  function startEditing(field: Focused): void {
-    const element = field.element;
+  /** Makes `element` (the field, or its pseudo-editable copy) take the typing until `field.edit.stop()`. */
+  function startEditing(field: Focused, element: HTMLElement): void {
+    if (!field.editing) field.initialHtml = field.element.innerHTML;
     field.editing = true;
-    field.initialHtml = element.innerHTML;
     element.setAttribute('contenteditable', 'true');
     const sync = throttle(() => {
       channel
@@ -543,14 +582,36 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     element.addEventListener('input', onInput);
     element.addEventListener('keydown', onKeydown);
     element.addEventListener('paste', onPaste);
-    field.cleanups.push(() => {
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
       element.removeEventListener('input', onInput);
       element.removeEventListener('keydown', onKeydown);
       element.removeEventListener('paste', onPaste);
       sync.flush();
       element.removeAttribute('contenteditable');
-    });
+    };
+    field.edit = { target: element, stop };
+    field.cleanups.push(stop);
     element.focus({ preventScroll: true });
+  }
+
+  /** Moves the editing from the field to a copy showing the stored value (spec: pseudo-editable). */
+  function editCopy(field: Focused, value: string): void {
+    field.edit?.stop();
+    const pseudo = createPseudo(win, field.element, value, field.type);
+    field.pseudo = pseudo;
+    field.cleanups.push(() => {
+      field.pseudo = null;
+      pseudo.remove();
+    });
+    startEditing(field, pseudo.element);
+    win.getSelection()?.selectAllChildren(pseudo.element);
+    win.getSelection()?.collapseToEnd();
+    // The outline and the toolbar follow what is edited.
+    ui.showFocus(pseudo.element, false);
+    ui.reposition();
   }
 
   /** The selection inside `element` as text offsets (for the number-key rule). */
@@ -587,6 +648,10 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
       editing: false,
       input: false,
       initialHtml: '',
+      edit: null,
+      pseudo: null,
+      // Without a schema the editor has no field to discuss.
+      discussion: described.schema ? undefined : null,
       names: undefined,
       status: undefined,
       cleanups: [],
@@ -601,7 +666,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     win.performance.mark('vitrine-builder:toolbar');
     channel.send(VB_SENT.focusField, { DOMEditStack: editStack(element, cslp) }).catch(ignore);
     if (INLINE_EDITABLE.has(described.type) && !described.reason) {
-      startEditing(field);
+      startEditing(field, element);
       channel
         .send(VB_SENT.getFieldData, {
           fieldMetadata: { content_type_uid: cslp.content_type_uid, entry_uid: cslp.entry_uid, locale: cslp.locale },
@@ -609,15 +674,10 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
         })
         .then(readFieldData)
         .then((stored) => {
-          // The page may show the value formatted (a price as `£779`): edit the stored value instead,
-          // unless the user has started typing. Deselecting without input puts the page's text back.
+          // Too late once the user has typed into the field itself.
           const value = typeof stored === 'number' ? String(stored) : stored;
-          if (focused !== field || field.input || typeof value !== 'string' || !value || value === textOf(element))
-            return;
-          element.textContent = value;
-          win.getSelection()?.selectAllChildren(element);
-          win.getSelection()?.collapseToEnd();
-          ui.reposition();
+          if (focused !== field || field.input || typeof value !== 'string') return;
+          if (needsPseudo(textOf(element), value, isTruncated(win, element))) editCopy(field, value);
         })
         .catch(ignore);
     }
@@ -639,6 +699,15 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
         renderToolbar(field);
       })
       .catch(ignore);
+    if (described.schema)
+      channel
+        .send(VB_SENT.getDiscussionId, { fieldMetadata: cslp, fieldSchema: described.schema })
+        // A failed request still lets the user start a discussion (spec section 8).
+        .then(readDiscussion, () => NEW_DISCUSSION)
+        .then((discussion) => {
+          field.discussion = discussion;
+          renderToolbar(field);
+        });
   }
 
   /** Ends the focus; `update-field` goes out when the field received input, unless `restore` puts the old text back. */
@@ -647,6 +716,8 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     const field = focused;
     if (!field) return;
     focused = null;
+    // Read before the cleanups: a removed copy has no rendered text.
+    const text = field.edit ? textOf(field.edit.target) : '';
     for (const cleanup of field.cleanups.splice(0)) cleanup();
     const { element } = field;
     if (field.editing && (!field.input || restore) && element.innerHTML !== field.initialHtml)
@@ -654,7 +725,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     if (field.editing && field.input) {
       if (!restore)
         channel
-          .send(VB_SENT.updateField, { data: textOf(element), fieldMetadata: field.cslp })
+          .send(VB_SENT.updateField, { data: text, fieldMetadata: field.cslp })
           .catch((error: unknown) => logger.error(BUILDER_ERRORS.UPDATE_FAILED, error));
     }
     element.removeAttribute(FIELD_TYPE_ATTRIBUTE);
@@ -698,9 +769,9 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
   // Space on a toolbar button types a space in the field instead of pressing the button (spec section 5).
   listen(ui.root as unknown as Element, 'keydown', (event) => {
     const target = event.target as Element | null;
-    if (event.key !== ' ' || !focused?.editing || target?.tagName !== 'BUTTON') return;
+    if (event.key !== ' ' || !focused?.edit || target?.tagName !== 'BUTTON') return;
     event.preventDefault();
-    focused.element.focus();
+    focused.edit.target.focus();
     doc.execCommand('insertText', false, ' ');
   });
 
@@ -718,6 +789,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
     if (frame) return;
     frame = win.requestAnimationFrame(() => {
       frame = 0;
+      focused?.pseudo?.place();
       ui.reposition();
     });
   };
@@ -771,6 +843,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
       hydrateEmptyBlocks();
       if (focused && !focused.element.hasAttribute(FIELD_TYPE_ATTRIBUTE))
         focused.element.setAttribute(FIELD_TYPE_ATTRIBUTE, focused.type);
+      focused?.pseudo?.place();
       ui.reposition();
     }, PAGE_MUTATION_DEBOUNCE_MS);
   });
@@ -785,7 +858,28 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
   const tagged = () => Array.from(doc.querySelectorAll<HTMLElement>(`[${CSLP}]`));
 
   channel.on(VB_RECEIVED.hideFocusOverlay, (data) => {
-    deselect({ restore: readHideFocusOverlay(data).noTrigger });
+    const { noTrigger, fromCollab } = readHideFocusOverlay(data);
+    // The editor switches to comments: collaboration takes over the page, paused until it says go.
+    if (fromCollab) {
+      config.collab.enable = true;
+      config.collab.pauseFeedback = true;
+      hideHover();
+    }
+    deselect({ restore: noTrigger });
+  });
+  channel.on(VB_RECEIVED.updateDiscussionId, (data) => {
+    const update = readDiscussionUpdate(data);
+    const field = focused;
+    if (
+      !update ||
+      !field ||
+      update.entryId !== field.cslp.entry_uid ||
+      update.contentTypeId !== field.cslp.content_type_uid ||
+      update.fieldPath !== field.cslp.fieldPathWithIndex
+    )
+      return;
+    field.discussion = update.discussion;
+    renderToolbar(field);
   });
   channel.on(VB_RECEIVED.scrollToField, (data) => {
     const tag = readScrollToField(data);
@@ -816,14 +910,7 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
   channel.on(VB_RECEIVED.showVariantFields, (data) => {
     const fields = readVariantFields(data);
     if (!fields) return;
-    for (const element of tagged()) {
-      const tag = element.getAttribute(CSLP) ?? '';
-      const variant = tag.includes(fields.variant);
-      element.classList.toggle(VARIANT_CLASSES.variant, variant);
-      element.classList.toggle(VARIANT_OUTLINE_CLASS, variant && fields.highlight);
-      element.classList.toggle(VARIANT_CLASSES.base, !variant && !tag.startsWith('v2:'));
-      element.classList.toggle(VARIANT_CLASSES.disabled, !variant && tag.startsWith('v2:'));
-    }
+    for (const element of tagged()) markVariant(element, fields.variant, fields.highlight);
   });
   channel.on(VB_RECEIVED.removeVariantFields, (data) => {
     const classes = readOnlyHighlighted(data)
@@ -844,6 +931,45 @@ export const startBuilder: StartBuilder = ({ win, config, channel }) => {
   channel.on(VB_RECEIVED.deleteInstance, (data) => {
     if (focused && readDeletePath(data) === focused.cslp.instance.fieldPathWithIndex) deselect({ restore: true });
   });
+
+  /**
+   * `variant-patch-update` (reference b.3): the editor has changed a field's variant data and the
+   * site will re-render it under new tags. In audience mode, for 8 s (spec section 9), every
+   * tagged element whose tag appears or changes is marked again.
+   */
+  let stopPatchWatch: (() => void) | undefined;
+  function watchVariantPatch(patch: VariantPatch): void {
+    const variant = state.variant ?? (patch.variant ? parseCslp(patch.variant)?.variant : undefined);
+    if (!state.audienceMode || !variant) return;
+    stopPatchWatch?.();
+    const mark = (element: Element) => {
+      if (element.hasAttribute(CSLP)) markVariant(element, variant, patch.highlight);
+    };
+    // The site may have re-rendered before the message arrived.
+    for (const element of tagged()) {
+      const tag = element.getAttribute(CSLP);
+      if (tag === patch.variant || tag === patch.base) mark(element);
+    }
+    const watcher = new win.MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'attributes') mark(record.target as Element);
+        for (const node of Array.from(record.addedNodes))
+          if (node instanceof win.Element)
+            for (const element of [node, ...node.querySelectorAll(`[${CSLP}]`)]) mark(element);
+      }
+    });
+    watcher.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: [CSLP] });
+    const timer = setTimeout(() => stopPatchWatch?.(), VARIANT_OBSERVER_TIMEOUT_MS);
+    stopPatchWatch = () => {
+      watcher.disconnect();
+      clearTimeout(timer);
+      stopPatchWatch = undefined;
+    };
+  }
+  livePreview?.on(VARIANT_PATCH, (data) => {
+    watchVariantPatch(readVariantPatch(data));
+  });
+  cleanups.push(() => stopPatchWatch?.());
 
   return {
     destroy() {

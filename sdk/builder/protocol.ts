@@ -25,6 +25,8 @@ export const VB_SENT = {
   openAssetModal: 'open-asset-modal',
   openReferenceModal: 'open-reference-modal',
   variantRevert: 'send-variant-revert-action-trigger',
+  getDiscussionId: 'get-discussion-id-for-comment-modal',
+  openCommentModal: 'open-field-comment-modal',
 } as const;
 
 /** Editor → layer requests handled in the builder window. */
@@ -40,7 +42,11 @@ export const VB_RECEIVED = {
   locale: 'get-locale',
   audienceMode: 'set-audience-mode',
   deleteInstance: 'delete-instance',
+  updateDiscussionId: 'update-discussion-id-for-focus-field',
 } as const;
+
+/** Editor → layer on the live-preview channel, handled by the builder (reference b.3). */
+export const VARIANT_PATCH = 'variant-patch-update';
 
 export interface Permissions {
   create: boolean;
@@ -112,9 +118,54 @@ export function readVariantStatus(value: unknown): VariantStatus {
 
 export interface HideFocusOverlay {
   noTrigger: boolean;
+  /** The editor moves to comments: collaboration goes on, paused (reference b.5). */
+  fromCollab: boolean;
 }
 export function readHideFocusOverlay(value: unknown): HideFocusOverlay {
-  return { noTrigger: isRecord(value) && value.noTrigger === true };
+  return {
+    noTrigger: isRecord(value) && value.noTrigger === true,
+    fromCollab: isRecord(value) && value.fromCollab === true,
+  };
+}
+
+/** A field's comment thread; `uid: 'new'` when it has none yet. */
+export type Discussion = Record<string, unknown> & { uid: string };
+export const NEW_DISCUSSION: Discussion = { uid: 'new' };
+
+/**
+ * The answer to `get-discussion-id-for-comment-modal` (reference b.5): null or `{error: true}`
+ * means the editor offers no comments for the field; any other answer without a uid is read as
+ * "no discussion yet". A failed request falls back to a new discussion (spec section 8), in the caller.
+ */
+export function readDiscussion(value: unknown): Discussion | null {
+  if (value === null || value === undefined || (isRecord(value) && value.error)) return null;
+  return isRecord(value) && typeof value.uid === 'string' ? (value as Discussion) : NEW_DISCUSSION;
+}
+
+/** `update-discussion-id-for-focus-field`: which field, and its discussion (a new one when null). */
+export function readDiscussionUpdate(
+  value: unknown,
+): { entryId: string; contentTypeId: string; fieldPath: string; discussion: Discussion } | null {
+  if (!isRecord(value)) return null;
+  const [entryId, contentTypeId, fieldPath] = [value.entryId, value.contentTypeId, value.fieldPath].map(str);
+  if (!entryId || !contentTypeId || !fieldPath) return null;
+  return { entryId, contentTypeId, fieldPath, discussion: readDiscussion(value.discussion) ?? NEW_DISCUSSION };
+}
+
+/** `variant-patch-update` (reference b.3): the tags a patched field is expected to take. */
+export interface VariantPatch {
+  highlight: boolean;
+  variant: string | undefined;
+  base: string | undefined;
+}
+export function readVariantPatch(value: unknown): VariantPatch {
+  const data = isRecord(value) ? value : {};
+  const expected = isRecord(data.expectedCSLPValues) ? data.expectedCSLPValues : {};
+  return {
+    highlight: data.highlightVariantFields === true,
+    variant: str(expected.variant),
+    base: str(expected.base),
+  };
 }
 
 export function readScrollToField(value: unknown): string | null {

@@ -42,10 +42,9 @@ button.tb-button:disabled { color: #bbb; cursor: not-allowed; }
   border-radius: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
 .tb-error { display: inline-flex; align-items: center; padding: 0 8px; background: #d62400; color: #fff;
   border-radius: 4px; font-weight: 600; position: relative; }
-[data-tooltip]:hover::after { content: attr(data-tooltip); position: absolute; bottom: calc(100% + 8px); left: 50%;
-  transform: translateX(-50%); background: #222; color: #fff; padding: 4px 8px; border-radius: 4px; white-space: pre;
-  font-size: 11px; font-weight: 400; pointer-events: none; z-index: 1; }
-.tooltip-below[data-tooltip]:hover::after { bottom: auto; top: calc(100% + 8px); }
+.visual-builder__tooltip { position: fixed; top: 0; left: 0; z-index: 2147483647; max-width: 240px; padding: 4px 8px;
+  border-radius: 4px; background: #222; color: #fff; font-size: 11px; white-space: pre-line; pointer-events: none; }
+.visual-builder__icon { flex: none; }
 .visual-builder__add-button { position: fixed; top: 0; left: 0; z-index: 2147483646; height: 32px; min-width: 32px;
   max-width: 180px; padding: 0 8px; border: 1px solid #6c5ce7; border-radius: 16px; background: #fff; color: #6c5ce7;
   font-size: 12px; cursor: pointer; display: inline-flex; align-items: center; gap: 4px; overflow: visible; }
@@ -63,6 +62,9 @@ export const PAGE_CSS = `
 .visual-builder__draft-field { outline: 2px dashed #eb5646 !important; outline-offset: -2px; }
 .visual-builder__variant-field--outline { outline: 2px solid #bd59fa !important; outline-offset: -2px; }
 [contenteditable][data-cslp-field-type] { outline: none; cursor: text; }
+.visual-builder__pseudo-editable-source { visibility: hidden !important; }
+.visual-builder__pseudo-editable-element { position: fixed !important; z-index: 99999; margin: 0 !important;
+  box-sizing: border-box; white-space: pre-wrap; overflow: visible; text-overflow: clip; }
 .visual-builder__empty-block { all: initial; display: flex; flex-direction: column; align-items: center; gap: 8px;
   padding: 24px; border: 1px dashed #6c5ce7; border-radius: 4px; font: 14px system-ui, sans-serif; color: #475161; }
 .visual-builder__empty-block-add-button { all: initial; padding: 6px 12px; border-radius: 4px; background: #6c5ce7;

@@ -1,6 +1,6 @@
 import { computePosition, flip, offset, type Placement, shift } from '@floating-ui/dom';
 import { addStyles, LAYER_OWNED, type PageWindow } from '../dom.ts';
-import type { FieldType } from './field-type.ts';
+import { iconElement, iconFor } from './icons.ts';
 import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
 
 /**
@@ -21,6 +21,8 @@ export interface ToolbarButton {
 
 export interface ToolbarModel {
   label: string;
+  /** The field type, for its icon. */
+  icon: string;
   /** Up to two parent labels, nearest first, each focusing its parent when chosen. */
   parents: { label: string; run(): void }[];
   /** Why the field cannot be edited, '' when it can. */
@@ -59,34 +61,6 @@ export interface BuilderUi {
   owns(target: EventTarget | null): boolean;
   destroy(): void;
 }
-
-/** A short text per field type for the cursor (no icon font: nothing loads from elsewhere). */
-const ICONS: Partial<Record<FieldType | 'loading' | 'empty', string>> = {
-  singleline: 'T Single line',
-  multiline: '¶ Multi line',
-  number: '# Number',
-  html_rte: '✎ Rich text',
-  markdown_rte: 'M↓ Markdown',
-  json_rte: '✎ Rich text',
-  select: '☰ Select',
-  url: '🔗 URL',
-  link: '🔗 Link',
-  isodate: '📅 Date',
-  boolean: '☑ Boolean',
-  file: '🖼 File',
-  reference: '↗ Reference',
-  group: '▤ Group',
-  global_field: '🌐 Global',
-  modular_block: '▦ Blocks',
-  block: '▦ Block',
-  custom_field: '⚙ Custom',
-  taxonomy: '⌗ Taxonomy',
-  experience_container: '◎ Experience',
-  loading: '…',
-  empty: '?',
-};
-
-export const cursorText = (icon: string): string => ICONS[icon as FieldType] ?? icon;
 
 interface Box {
   top: number;
@@ -136,6 +110,11 @@ export function createUi(win: PageWindow): BuilderUi {
   const cursor = el('div', 'visual-builder__cursor', root);
   const cursorWrapper = el('div', 'visual-builder__cursor-wrapper', cursor);
   const cursorIcon = el('span', 'visual-builder__cursor-icon', cursorWrapper);
+  // One tooltip for every `data-tooltip` element, placed by measuring the viewport (spec section 2: flips to stay on screen).
+  const tooltip = el('div', 'visual-builder__tooltip', root);
+  tooltip.setAttribute('role', 'tooltip');
+  tooltip.hidden = true;
+  let tooltipAnchor: HTMLElement | null = null;
   const hover = el('div', 'visual-builder__hover-outline visual-builder__hover-outline--unclickable', root);
   hover.hidden = true;
   const overlayWrapper = el('div', 'visual-builder__overlay__wrapper', root);
@@ -187,6 +166,39 @@ export function createUi(win: PageWindow): BuilderUi {
     for (const { button, placement } of addButtons) void floatOver(addAnchor, button, placement, -16);
   };
 
+  const hideTooltip = () => {
+    tooltipAnchor = null;
+    tooltip.hidden = true;
+    // Set again once the next position is measured.
+    tooltip.removeAttribute('data-placement');
+  };
+  const showTooltip = (event: Event) => {
+    const anchor = (event.target as Element | null)?.closest?.<HTMLElement>('[data-tooltip]') ?? null;
+    if (!anchor) return hideTooltip();
+    if (anchor === tooltipAnchor) return;
+    tooltipAnchor = anchor;
+    tooltip.textContent = anchor.getAttribute('data-tooltip');
+    tooltip.hidden = false;
+    void computePosition(anchor, tooltip, {
+      strategy: 'fixed',
+      placement: anchor.classList.contains('tooltip-below') ? 'bottom' : 'top',
+      middleware: [offset(8), flip({ padding: 8 }), shift({ padding: 8 })],
+    })
+      .then(({ x, y, placement }) => {
+        if (tooltipAnchor !== anchor) return;
+        tooltip.style.left = `${x}px`;
+        tooltip.style.top = `${y}px`;
+        tooltip.setAttribute('data-placement', placement);
+      })
+      .catch(() => undefined);
+  };
+  root.addEventListener('pointerover', showTooltip);
+  root.addEventListener('focusin', showTooltip);
+  root.addEventListener('pointerout', (event) => {
+    if (!tooltipAnchor?.contains((event as PointerEvent).relatedTarget as Node | null)) hideTooltip();
+  });
+  root.addEventListener('focusout', hideTooltip);
+
   const ui: BuilderUi = {
     host,
     root,
@@ -202,9 +214,12 @@ export function createUi(win: PageWindow): BuilderUi {
     },
     showCursor(x, y, icon, disabled) {
       cursor.classList.add('visible');
-      cursor.setAttribute('data-icon', icon);
+      // Rebuilt only when the type changes: the pointer moves far more often.
+      if (cursor.getAttribute('data-icon') !== icon) {
+        cursor.setAttribute('data-icon', icon);
+        cursorIcon.replaceChildren(iconElement(doc, icon), iconFor(icon)[1]);
+      }
       cursorWrapper.classList.toggle('visual-builder__cursor-disabled', disabled);
-      cursorIcon.textContent = cursorText(icon);
       cursor.style.left = `${x}px`;
       cursor.style.top = `${y}px`;
     },
@@ -224,6 +239,7 @@ export function createUi(win: PageWindow): BuilderUi {
       ui.renderAddButtons(null, []);
     },
     renderToolbar(model) {
+      if (tooltipAnchor && toolbar.contains(tooltipAnchor)) hideTooltip();
       toolbar.replaceChildren();
       toolbar.hidden = !model;
       if (!model) return;
@@ -233,7 +249,10 @@ export function createUi(win: PageWindow): BuilderUi {
       label.type = 'button';
       label.setAttribute('data-testid', 'visual-builder__focused-toolbar__field-label');
       const names = [model.label, ...model.parents.map((p) => p.label)];
-      label.textContent = model.parents.length ? `${names.reverse().join(' › ')} ▾` : model.label;
+      label.append(
+        iconElement(doc, model.icon),
+        model.parents.length ? `${names.reverse().join(' › ')} ▾` : model.label,
+      );
       if (model.parents.length) {
         const menu = el('div', 'tb-parents', labelWrap);
         menu.hidden = true;
@@ -295,6 +314,7 @@ export function createUi(win: PageWindow): BuilderUi {
       placeToolbar();
     },
     renderAddButtons(element, buttons) {
+      if (tooltipAnchor && adds.contains(tooltipAnchor)) hideTooltip();
       adds.replaceChildren();
       addAnchor = element;
       addButtons = [];

@@ -150,7 +150,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     // The builder UI exists only when the URL asks for it (reference f.3).
     if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
       const { startBuilder } = await loaders.builder();
-      cleanups.push(startBuilder({ win, config, channel: visualBuilder }).destroy);
+      cleanups.push(startBuilder({ win, config, channel: visualBuilder, livePreview }).destroy);
     }
   }
 

@@ -12,7 +12,9 @@ import { freePort, type RunningServer, startServer } from './server.ts';
  * @contentstack/advanced-post-message, answering `get-field-schema` with a schema for the demo
  * content types. Covered: hover outline and cursor, click-to-focus messages and the time to the
  * toolbar, inline editing with throttled sync-field and a final update-field, number key
- * filtering, add / move / delete on a multiple field, every disabled reason, the invalid-tag badge.
+ * filtering on a pseudo-editable copy, add / move / delete on a multiple field, every disabled
+ * reason, the invalid-tag badge, scroll-to-field, Space on a toolbar button, the asset, reference
+ * and comment modals, tooltips that flip, and the hand-over to collaboration.
  */
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
@@ -24,6 +26,9 @@ const PRICE = tag('body_components.1.price.amount');
 const FAQ_0 = tag('body_components.3.items.0');
 const FAQ_1 = tag('body_components.3.items.1');
 const TITLE = '[data-cslp="page.page-4711.en-GB.title"]';
+const IMAGE = tag('body_components.0.image');
+const PRODUCT = tag('body_components.4.products.0.name');
+const PSEUDO = '.visual-builder__pseudo-editable-element';
 /** Playwright's CSS engine pierces the builder's open shadow root. */
 const UI = '.visual-builder__container';
 const TOOLBAR = `${UI} .visual-builder__focused-toolbar`;
@@ -36,6 +41,7 @@ declare global {
     schema: Record<string, Record<string, Record<string, unknown>>>;
     permissions: Record<string, boolean>;
     vb: { send(type: string, payload?: unknown): Promise<unknown> };
+    lp: { send(type: string, payload?: unknown): Promise<unknown> };
   }
 }
 
@@ -46,6 +52,7 @@ const SCHEMA = {
     body_components: { data_type: 'blocks', uid: 'body_components', display_name: 'Body', multiple: true },
     'body_components.headline': { data_type: 'text', uid: 'headline', display_name: 'Headline' },
     'body_components.image': { data_type: 'file', uid: 'image', display_name: 'Image' },
+    'body_components.products.name': { data_type: 'reference', uid: 'name', display_name: 'Product' },
     'body_components.title': { data_type: 'text', uid: 'title', display_name: 'Title' },
     'body_components.price.amount': { data_type: 'number', uid: 'amount', display_name: 'Price' },
     'body_components.items': {
@@ -83,7 +90,8 @@ function editorServer(apm: string): Server {
 <script src="/apm.js"></script>
 <script>
   const frame = document.getElementById('site');
-  const site = new URLSearchParams(location.search).get('site');
+  const params = new URLSearchParams(location.search);
+  const site = params.get('site');
   const options = { target: frame.contentWindow, targetOrigin: new URL(site).origin, suppressErrors: true };
   const { EventManager } = ContentstackAdvPostMessage;
   window.received = [];
@@ -92,6 +100,7 @@ function editorServer(apm: string): Server {
   const lp = new EventManager('live-preview', options);
   const vb = new EventManager('visual-builder', options);
   window.vb = vb;
+  window.lp = lp;
   const record = (manager, type, answer) => manager.on(type, (event) => {
     received.push({ type, data: event.data, at: performance.timeOrigin + performance.now() });
     return answer ? answer(event.data) : undefined;
@@ -108,9 +117,12 @@ function editorServer(apm: string): Server {
   record(vb, 'get-field-data', (data) => ({ fieldData: data.entryPath === 'body_components.1.price.amount' ? 779 : '' }));
   record(vb, 'get-field-variant-status', () => ({}));
   // With failAdd the editor has no handler: the library answers with an error response.
-  if (!new URLSearchParams(location.search).has('failAdd')) record(vb, 'add-instance', () => ({}));
+  if (!params.has('failAdd')) record(vb, 'add-instance', () => ({}));
+  // Without a discussion parameter the editor has no handler: the request fails and the layer falls back.
+  if (params.has('discussion')) record(vb, 'get-discussion-id-for-comment-modal', () => JSON.parse(params.get('discussion')));
   for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'sync-field', 'update-field',
-    'move-instance', 'delete-instance', 'open-asset-modal', 'open-field-edit-modal'])
+    'move-instance', 'delete-instance', 'open-asset-modal', 'open-field-edit-modal', 'open-reference-modal',
+    'open-field-comment-modal'])
     record(vb, type);
   for (const type of ['check-entry-page', 'url-change']) record(lp, type);
   frame.src = site;
@@ -206,12 +218,23 @@ t.test('hover: dashed outline over the field and the field type on the cursor', 
   t.ok(box && field && Math.abs(box.x - field.x) < 1 && Math.abs(box.width - field.width) < 1, 'same box as the field');
   await site.hover(PRICE);
   await site.waitForSelector(`${UI} .visual-builder__cursor.visible[data-icon="number"]`);
+  t.ok(await site.isVisible(`${UI} .visual-builder__cursor-icon svg path`), 'the number icon on the cursor');
   t.same((await received(page, 'get-field-schema')).length, 1, 'the schema is asked once per content type');
   // A field the user may not edit: grey outline and a greyed cursor.
   await site.hover(TITLE);
   await site.waitForSelector(`${UI} .visual-builder__hover-outline--disabled:not([hidden])`);
   await site.waitForSelector(`${UI} .visual-builder__cursor-disabled`);
-  t.pass('disabled field outlined in grey');
+  const grey = 'rgb(144, 144, 144)';
+  t.equal(
+    await site.$eval(`${UI} .visual-builder__cursor-icon`, (el) => getComputedStyle(el).backgroundColor),
+    grey,
+    'the icon is greyed',
+  );
+  await site.locator(TITLE).dispatchEvent('click');
+  const label = site.locator(`${UI} [data-testid="visual-builder__focused-toolbar__field-label"]`);
+  await label.waitFor();
+  t.equal(await label.evaluate((el) => getComputedStyle(el).backgroundColor), grey, 'a greyed toolbar label');
+  t.equal(await label.locator('svg').count(), 1, 'with the field-type icon');
 });
 
 t.test('click: mouse-click and focus-field with the field metadata, toolbar within budget', async (t) => {
@@ -275,18 +298,28 @@ t.test('inline edit: sync-field at most every 300 ms, update-field with the fina
   t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), null, 'no longer editable');
 });
 
-t.test('a number field takes only what makes a number', async (t) => {
+t.test('a formatted number is edited on a pseudo-editable copy that takes only what makes a number', async (t) => {
   const { page, site } = await openBuilder(t);
   await focusField(site, PRICE);
   t.equal(await site.getAttribute(PRICE, 'data-cslp-field-type'), 'number');
-  // The page shows `£779`; the stored value 779 is what gets edited.
-  await site.waitForFunction((selector) => document.querySelector(selector)?.textContent === '779', PRICE);
-  await site.press(PRICE, 'End');
-  await site.locator(PRICE).pressSequentially('x5-.2e.3', { delay: 20 });
-  t.equal(await site.textContent(PRICE), '7795.2e3', 'letters, a late minus and a second dot are dropped');
+  // The page shows `£779`; a copy showing the stored 779 is laid over it and edited instead.
+  const copy = site.locator(PSEUDO);
+  await copy.waitFor();
+  t.equal(await copy.textContent(), '779');
+  t.equal(await copy.getAttribute('contenteditable'), 'true');
+  t.equal(await site.textContent(PRICE), '£779', 'the field keeps its text');
+  t.equal(await site.$eval(PRICE, (el) => getComputedStyle(el).visibility), 'hidden', 'under the copy');
+  const [field, over] = await Promise.all([site.locator(PRICE).boundingBox(), copy.boundingBox()]);
+  t.ok(field && over && Math.abs(field.x - over.x) < 1 && Math.abs(field.y - over.y) < 1, 'laid over the field');
+  await copy.press('End');
+  await copy.pressSequentially('x5-.2e.3', { delay: 20 });
+  t.equal(await copy.textContent(), '7795.2e3', 'letters, a late minus and a second dot are dropped');
   await pressEscape(site);
   const [update] = await waitFor(page, 'update-field');
   t.equal((update?.data as { data: string } | undefined)?.data, '7795.2e3');
+  t.equal(await copy.count(), 0, 'the copy is gone');
+  t.equal(await site.$eval(PRICE, (el) => getComputedStyle(el).visibility), 'visible', 'the field is back');
+  t.equal(await site.textContent(PRICE), '£779');
 });
 
 t.test('a multiple field: move, delete and add around an instance', async (t) => {
@@ -417,6 +450,34 @@ t.test('every disabled reason shows in the toolbar with a grey outline', async (
   t.equal(await reasonOf(HEADLINE), "This field is not editable as it doesn't match the selected variant");
 });
 
+t.test(
+  'variant-patch-update on the live-preview channel: in audience mode a re-tagged field becomes a variant field',
+  async (t) => {
+    const { page, site } = await openBuilder(t);
+    const variantTag = `v2:${T.replace('dishwasher', 'dishwasher_cs_variant_1')}.body_components.0.headline`;
+    await page.evaluate(async (variant) => {
+      await window.vb.send('set-audience-mode', { audienceMode: true });
+      await window.vb.send('get-variant-id', { variant: 'cs_variant_1' });
+      await window.lp.send('variant-patch-update', {
+        highlightVariantFields: true,
+        expectedCSLPValues: { variant, base: 'unused' },
+      });
+    }, variantTag);
+    await site.evaluate(
+      ([selector, value]) => document.querySelector(selector as string)?.setAttribute('data-cslp', value as string),
+      [HEADLINE, variantTag],
+    );
+    await site.waitForFunction(
+      (value) => document.querySelector(`[data-cslp="${value}"]`)?.classList.contains('visual-builder__variant-field'),
+      variantTag,
+      { timeout: 5_000 },
+    );
+    const classes = await site.getAttribute(`[data-cslp="${variantTag}"]`, 'class');
+    t.match(classes, /visual-builder__variant-field--outline/, 'highlighted');
+    t.notMatch(classes, /visual-builder__base-field/, 'no longer a base field');
+  },
+);
+
 t.test('a field the schema does not know shows the invalid-tag badge', async (t) => {
   const { site } = await openBuilder(t);
   await focusField(site, SUBLINE);
@@ -444,3 +505,189 @@ t.test(
     t.equal(await page.locator('.visual-builder__container').count(), 0, 'no builder UI outside the editor');
   },
 );
+
+t.test('scroll-to-view-field-by-cslp-value brings the field to the middle of the frame', async (t) => {
+  const { page, site } = await openBuilder(t);
+  const target = tag('body_components.3.title');
+  const offCentre = () =>
+    site.$eval(target, (el) => {
+      const r = el.getBoundingClientRect();
+      return Math.abs(r.top + r.height / 2 - innerHeight / 2);
+    });
+  t.ok((await offCentre()) > 100, 'not in the middle before');
+  await page.evaluate(() =>
+    window.vb.send('scroll-to-view-field-by-cslp-value', {
+      cslpData: {
+        content_type_uid: 'page_template',
+        entry_uid: 'dishwasher',
+        locale: 'en-GB',
+        path: 'body_components.3.title',
+      },
+    }),
+  );
+  await site.waitForFunction(
+    (selector) => {
+      const r = document.querySelector(selector)?.getBoundingClientRect();
+      return r && Math.abs(r.top + r.height / 2 - innerHeight / 2) < 2;
+    },
+    target,
+    { timeout: 5_000 },
+  );
+  t.ok((await offCentre()) < 2, 'centred');
+});
+
+t.test('Space on a focused toolbar button types a space into the field being edited', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  await site.press(HEADLINE, 'End');
+  const form = `${UI} [data-testid="visual-builder-form"]`;
+  await site.focus(form);
+  t.ok(await site.$eval(form, (el) => el.matches(':focus')), 'the button has the focus');
+  await page.keyboard.press('Space');
+  await page.keyboard.type('x');
+  t.match(
+    await site.textContent(HEADLINE),
+    /^AquaSense 60[ \u00a0]x$/,
+    'a space, then the typing goes on in the field',
+  );
+  await page.waitForTimeout(100);
+  const forms = (await received(page, 'focus-field')).filter(
+    (r) => (r.data as { toggleVisibility?: boolean }).toggleVisibility,
+  );
+  t.equal(forms.length, 0, 'the button was not pressed');
+});
+
+t.test('Replace on a file field opens the asset modal, on a reference field the reference modal', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, IMAGE);
+  await site.click(`${UI} [data-testid="visual-builder-replace-file"]`);
+  const [asset] = await waitFor(page, 'open-asset-modal');
+  t.match(asset?.data, {
+    fieldMetadata: {
+      cslpValue: `${T}.body_components.0.image`,
+      fieldPath: 'body_components.image',
+      fieldPathWithIndex: 'body_components.0.image',
+      content_type_uid: 'page_template',
+      entry_uid: 'dishwasher',
+      locale: 'en-GB',
+    },
+  });
+  await pressEscape(site);
+
+  await site.locator(PRODUCT).scrollIntoViewIfNeeded();
+  await focusField(site, PRODUCT);
+  t.equal(await site.getAttribute(PRODUCT, 'data-cslp-field-type'), 'reference');
+  await site.click(`${UI} [data-testid="visual-builder-replace-reference"]`);
+  const [reference] = await waitFor(page, 'open-reference-modal');
+  t.same(reference?.data, {
+    entry_uid: 'dishwasher',
+    content_type_uid: 'page_template',
+    locale: 'en-GB',
+    fieldPath: 'body_components.products.name',
+    fieldPathWithIndex: 'body_components.4.products.0.name',
+    entryPath: 'body_components.4.products.0.name',
+  });
+  t.ok(page.url().startsWith(editorOrigin) && site.url().includes(DISHWASHER), 'the link was not followed');
+});
+
+const COMMENT = `${UI} [data-testid="${BAR}comment-button"]`;
+
+t.test('Add comment: the discussion request fails, so a new discussion goes to the comment modal', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  const button = site.locator(COMMENT);
+  await site.waitForSelector(`${COMMENT}[aria-label="Add comment"]:not([disabled])`);
+  await button.click();
+  const [opened] = await waitFor(page, 'open-field-comment-modal');
+  t.match(opened?.data, {
+    fieldMetadata: { cslpValue: `${T}.body_components.0.headline`, fieldPath: 'body_components.headline' },
+    discussion: { uid: 'new' },
+    fieldSchema: { uid: 'headline', display_name: 'Headline' },
+  });
+});
+
+t.test('comments: an existing discussion is opened; none offered hides the button', async (t) => {
+  const { page, site } = await openBuilder(t, { discussion: JSON.stringify({ uid: 'd-7', title: 'Headline' }) });
+  await focusField(site, HEADLINE);
+  const [asked] = await waitFor(page, 'get-discussion-id-for-comment-modal');
+  t.match(asked?.data, {
+    fieldMetadata: { cslpValue: `${T}.body_components.0.headline` },
+    fieldSchema: { uid: 'headline' },
+  });
+  await site.click(`${COMMENT}[aria-label="View comments"]`);
+  const [opened] = await waitFor(page, 'open-field-comment-modal');
+  t.match(opened?.data, { discussion: { uid: 'd-7', title: 'Headline' } });
+
+  const none = await openBuilder(t, { discussion: JSON.stringify({ error: true }) });
+  await focusField(none.site, HEADLINE);
+  await waitFor(none.page, 'get-discussion-id-for-comment-modal');
+  await none.page.waitForTimeout(100);
+  t.equal(await none.site.locator(COMMENT).count(), 0, 'no comment button');
+});
+
+t.test('tooltips flip below a button near the top of the frame and stay on screen', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  const form = `${UI} [data-testid="visual-builder-form"]`;
+  const tooltip = `${UI} .visual-builder__tooltip`;
+  const measure = async (fieldTop: number) => {
+    // Out of the frame: the previous tooltip goes.
+    await page.mouse.move(1250, 850);
+    await site.evaluate(
+      ([selector, top]) => {
+        const el = document.querySelector(selector as string) as Element;
+        window.scrollBy(0, el.getBoundingClientRect().top - (top as number));
+      },
+      [HEADLINE, fieldTop] as const,
+    );
+    await site.waitForTimeout(150);
+    await site.hover(form);
+    await site.waitForSelector(`${tooltip}[data-placement]:not([hidden])`);
+    return site.evaluate(
+      ([buttonSelector]) => {
+        const root = document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
+        const button = root.querySelector(buttonSelector as string) as Element;
+        const tip = root.querySelector('.visual-builder__tooltip') as HTMLElement;
+        const b = button.getBoundingClientRect();
+        const r = tip.getBoundingClientRect();
+        return {
+          text: tip.textContent,
+          placement: tip.getAttribute('data-placement'),
+          below: r.top >= b.bottom,
+          above: r.bottom <= b.top,
+          onScreen: r.top >= 0 && r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+        };
+      },
+      ['[data-testid="visual-builder-form"]'],
+    );
+  };
+  const low = await measure(400);
+  t.match(low, { text: 'Form', placement: 'top', above: true, onScreen: true }, 'above when there is room');
+  const high = await measure(44);
+  t.match(high, { text: 'Form', placement: 'bottom', below: true, onScreen: true }, 'flipped below near the top');
+
+  await site.locator(FAQ_0).scrollIntoViewIfNeeded();
+  await site.locator(FAQ_0).dispatchEvent('click');
+  const add = site.locator(`${UI} [data-testid="visual-builder-add-instance-button"]`).nth(1);
+  await add.hover();
+  await site.waitForSelector(`${tooltip}[data-placement]:not([hidden])`);
+  t.equal(await site.locator(tooltip).textContent(), 'Add section');
+});
+
+t.test('hide-focus-overlay from collaboration deselects and leaves clicks to comments', async (t) => {
+  const { page, site } = await openBuilder(t);
+  await focusField(site, HEADLINE);
+  await page.evaluate(() => window.vb.send('hide-focus-overlay', {}));
+  await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached' });
+  await focusField(site, SUBLINE);
+  t.pass('without fromCollab the builder keeps working');
+
+  await page.evaluate(() => window.vb.send('hide-focus-overlay', { fromCollab: true }));
+  await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached' });
+  const clicks = (await received(page, 'mouse-click')).length;
+  await site.click(HEADLINE);
+  await page.waitForTimeout(300);
+  t.equal((await received(page, 'mouse-click')).length, clicks, 'no mouse-click');
+  t.ok(await site.locator(`${TOOLBAR}[hidden]`).count(), 'no toolbar');
+  t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), null, 'nothing editable');
+});

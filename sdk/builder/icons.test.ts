@@ -1,0 +1,46 @@
+import { Window } from 'happy-dom';
+import t from 'tap';
+import { ICONS, iconElement, iconFor } from './icons.ts';
+
+t.test('every field type has its own icon and name; unknown types get the empty icon', async (t) => {
+  const types = [
+    'custom_field',
+    'multiline',
+    'html_rte',
+    'markdown_rte',
+    'select',
+    'url',
+    'singleline',
+    'json_rte',
+    'modular_block',
+    'link',
+    'isodate',
+    'boolean',
+    'block',
+    'number',
+    'reference',
+    'group',
+    'experience_container',
+    'file',
+    'global_field',
+    'taxonomy',
+  ];
+  for (const type of types) {
+    const [path, name] = iconFor(type);
+    t.not(path, ICONS.empty[0], `${type} has an icon`);
+    t.ok(name, `${type} has a name`);
+  }
+  t.same(iconFor('something-else'), ICONS.empty);
+  const size = new Set(Object.values(ICONS).map(([path]) => path)).size;
+  const bytes = [...new Set(Object.values(ICONS).map(([path]) => path))].join('').length;
+  t.ok(bytes < 1000, `${size} distinct paths in ${bytes} characters`);
+});
+
+t.test('the icon is an SVG drawn in the current colour, so a grey container greys it', async (t) => {
+  const win = new Window();
+  t.teardown(() => win.happyDOM.close());
+  const svg = iconElement(win.document as unknown as Document, 'number');
+  t.equal(svg.namespaceURI, 'http://www.w3.org/2000/svg');
+  t.equal(svg.getAttribute('stroke'), 'currentColor');
+  t.equal(svg.querySelector('path')?.getAttribute('d'), ICONS.number[0]);
+});

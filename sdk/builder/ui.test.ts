@@ -1,0 +1,58 @@
+import { Window } from 'happy-dom';
+import t, { type Test } from 'tap';
+import type { PageWindow } from '../dom.ts';
+import { settle } from '../test-editor.ts';
+import { createUi } from './ui.ts';
+
+/** The drawing layer alone; placement that needs layout is checked in test/e2e/builder.test.ts. */
+
+function setup(t: Test) {
+  const happy = new Window({ url: 'https://www.halden.co.uk/' });
+  const win = happy as unknown as PageWindow;
+  t.teardown(() => happy.happyDOM.close());
+  const ui = createUi(win);
+  return { win, ui, root: ui.root };
+}
+
+t.test('one tooltip shows the hovered button’s text and goes when the pointer leaves', async (t) => {
+  const { win, ui, root } = setup(t);
+  const field = win.document.createElement('p');
+  win.document.body.append(field);
+  ui.showFocus(field, false);
+  ui.renderToolbar({
+    label: 'Title',
+    icon: 'singleline',
+    parents: [],
+    reason: '',
+    invalid: true,
+    buttons: [{ id: 'visual-builder-form', label: 'Form', glyph: '☰', run: () => undefined }],
+    revert: [],
+  });
+  const tooltip = root.querySelector('.visual-builder__tooltip') as HTMLElement;
+  t.ok(tooltip.hidden, 'hidden at first');
+  const form = root.querySelector('[data-testid="visual-builder-form"]') as HTMLElement;
+  form.dispatchEvent(new win.PointerEvent('pointerover', { bubbles: true, composed: true }));
+  t.notOk(tooltip.hidden);
+  t.equal(tooltip.textContent, 'Form');
+  form.dispatchEvent(new win.PointerEvent('pointerout', { bubbles: true, composed: true, relatedTarget: null }));
+  t.ok(tooltip.hidden, 'gone on leaving');
+  const badge = root.querySelector('[data-testid="visual-builder__focused-toolbar__error"]') as HTMLElement;
+  badge.dispatchEvent(new win.FocusEvent('focusin', { bubbles: true, composed: true }));
+  t.equal(tooltip.textContent, 'Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated.', 'on focus too');
+  ui.renderToolbar(null);
+  t.ok(tooltip.hidden, 'and with its button');
+  await settle();
+});
+
+t.test('the cursor icon is rebuilt only when the field type changes', async (t) => {
+  const { ui, root } = setup(t);
+  ui.showCursor(1, 1, 'number', false);
+  const svg = root.querySelector('.visual-builder__cursor-icon svg');
+  ui.showCursor(5, 5, 'number', true);
+  t.equal(root.querySelector('.visual-builder__cursor-icon svg'), svg, 'same node');
+  t.ok(root.querySelector('.visual-builder__cursor-disabled'), 'greyed');
+  ui.showCursor(5, 5, 'file', false);
+  t.not(root.querySelector('.visual-builder__cursor-icon svg'), svg, 'new icon');
+  t.match(root.querySelector('.visual-builder__cursor-icon')?.textContent, 'File');
+  t.notOk(root.querySelector('.visual-builder__cursor-disabled'));
+});
