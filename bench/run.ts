@@ -197,7 +197,7 @@ function runtimeLine(): string {
     min += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
   }
-  return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, with React)`;
+  return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, preact/compat included)`;
 }
 
 /** The preview script's size, measured by the SDK's own script (issue 9), or "not built". */
