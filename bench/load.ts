@@ -186,6 +186,23 @@ export async function runLoadTest(): Promise<boolean> {
     running = false;
     await health;
 
+    // The bound: the same connections against the static-string ceiling on the same core. No
+    // server answers 200 connections on one core faster than this; ours is measured against it.
+    const ceiling = await startNode('load-ceiling', ['--import', 'tsx', 'bench/baseline-server.ts'], {});
+    try {
+      const reference = await autocannon({
+        url: `http://127.0.0.1:${ceiling.port}/ceiling`,
+        connections: CONNECTIONS,
+        duration: Math.min(SECONDS, 20),
+        headers: { host: BENCH_HOST, accept: 'text/html' },
+      });
+      console.log(
+        `  reference, the static-string ceiling under the same ${CONNECTIONS} connections: ${Math.round(reference.requests.average)} req/s, p50 ${reference.latency.p50} ms, p99 ${reference.latency.p99} ms`,
+      );
+    } finally {
+      await ceiling.stop();
+    }
+
     const c = upstream.counts;
     console.log(
       `  upstream answers: ${c.pass} good, ${c['5xx']} 5xx, ${c.garbage} garbage JSON, ${c.slow} slow, ${c.reset} reset`,
