@@ -1,3 +1,4 @@
+import { mock } from 'node:test';
 import t, { type Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
 import type { PageWindow } from '../dom.ts';
@@ -388,6 +389,113 @@ t.test('a field showing its stored value is edited in place, without a copy', as
   t.equal(el(TITLE).getAttribute('contenteditable'), 'true');
 });
 
+/** Fake `setTimeout` from here on (the builder's timers); happy-dom delivers messages on its own, real timers. */
+function fakeTimers(t: Test) {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.teardown(() => mock.timers.reset());
+}
+const delivered = (win: PageWindow) => new Promise((resolve) => win.setTimeout(resolve, 20));
+/** An editor request under fake timers: the library's zero-delay timers run, the clock stays. */
+async function pumped<T>(win: PageWindow, request: Promise<T>): Promise<T> {
+  let settled = false;
+  const result = request.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    mock.timers.tick(0);
+    await delivered(win);
+  }
+  return result;
+}
+
+/** happy-dom has no layout: the field reports the box a browser would; `grow` is what wrapping does. */
+function layoutBox(element: HTMLElement): { grow(height: number): void } {
+  let height = 40;
+  element.getBoundingClientRect = () =>
+    ({ top: 100, left: 10, right: 310, bottom: 100 + height, width: 300, height, x: 10, y: 100 }) as DOMRect;
+  return {
+    grow(next) {
+      height = next;
+    },
+  };
+}
+
+t.test('while typing, overlay and outline are placed again 200 ms after the last input', async (t) => {
+  const { win, shadow, el } = start(t);
+  const title = el(TITLE);
+  const box = layoutBox(title);
+  title.click();
+  await settle(80);
+  const outline = shadow.querySelector('.visual-builder__overlay--outline') as HTMLElement;
+  const below = shadow.querySelector('.visual-builder__overlay--bottom') as HTMLElement;
+  t.equal(outline.style.height, '40px');
+  fakeTimers(t);
+  box.grow(80);
+  title.textContent = 'AquaSense 60 Quiet, now on two lines';
+  title.dispatchEvent(new win.Event('input', { bubbles: true }));
+  mock.timers.tick(150);
+  title.dispatchEvent(new win.Event('input', { bubbles: true }));
+  mock.timers.tick(199);
+  t.equal(outline.style.height, '40px', 'not while the typing goes on');
+  mock.timers.tick(1);
+  t.equal(outline.style.height, '80px', 'the outline takes the grown field');
+  t.equal(below.style.top, '180px', 'the overlay below it moves down');
+});
+
+t.test(
+  'a paste into a multiline field is plain text with its lines, synced and placed 100 ms after the last',
+  async (t) => {
+    const multiline = { ...SCHEMA.title, field_metadata: { multiline: true } };
+    const { win, shadow, el, received } = start(t, {
+      schema: { ...SCHEMA, title: multiline },
+      answers: { 'get-field-data': () => ({ fieldData: 'AquaSense' }) },
+    });
+    const title = el(TITLE);
+    const box = layoutBox(title);
+    title.click();
+    await settle(80);
+    t.equal(title.getAttribute('data-cslp-field-type'), 'multiline');
+    // The browser's insertText: puts the text at the caret and fires input.
+    const inserted: string[] = [];
+    win.document.execCommand = (_command: string, _ui?: boolean, text = '') => {
+      inserted.push(text);
+      text.split('\n').forEach((line, i) => {
+        if (i) title.append(win.document.createElement('br'));
+        title.append(line);
+      });
+      title.dispatchEvent(new win.Event('input', { bubbles: true }));
+      return true;
+    };
+    const paste = (html: string, text: string) => {
+      const clipboardData = new win.DataTransfer();
+      clipboardData.setData('text/html', html);
+      clipboardData.setData('text/plain', text);
+      const event = new win.ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData });
+      title.dispatchEvent(event);
+      return event;
+    };
+    fakeTimers(t);
+    box.grow(80);
+    const first = paste('<b>Quiet</b>', ' Quiet\r\nwash');
+    t.ok(first.defaultPrevented, 'the browser does not paste the rich text');
+    mock.timers.tick(60);
+    paste('<i>cycle</i>', '\ncycle');
+    t.same(inserted, [' Quiet\nwash', '\ncycle'], 'each paste inserts its plain text, lines kept');
+    mock.timers.tick(99);
+    await delivered(win);
+    const syncs = () => received.filter((r) => r.type === 'sync-field').map((r) => (r.data as { data: string }).data);
+    t.same(syncs(), [], 'nothing synced during the burst');
+    const outline = shadow.querySelector('.visual-builder__overlay--outline') as HTMLElement;
+    t.equal(outline.style.height, '40px');
+    mock.timers.tick(1);
+    await delivered(win);
+    // happy-dom's innerText has no line breaks; Chromium's is checked in test/e2e/builder.test.ts.
+    t.match(syncs(), [/^AquaSense Quiet\s*wash\s*cycle$/], 'one sync-field with the whole text');
+    t.equal(syncs().length, 1);
+    t.equal(outline.style.height, '80px', 'the outline takes the grown field');
+  },
+);
+
 t.test('comments: the toolbar button opens the field comment modal with its discussion', async (t) => {
   const comment = '[data-testid="visual-builder__focused-toolbar__multiple-field-toolbar__comment-button"]';
   const discussionRequests: unknown[] = [];
@@ -497,25 +605,33 @@ t.test('variant-patch-update: in audience mode, re-tagged fields are marked for 
   };
   await livePreviewEditor.send('variant-patch-update', patch);
   field.setAttribute('data-cslp', patch.expectedCSLPValues.variant);
-  await settle(20);
+  await delivered(win);
   t.notOk(field.classList.contains('visual-builder__variant-field'), 'outside audience mode nothing happens');
 
   await editor.send('set-audience-mode', { audienceMode: true });
   await editor.send('get-variant-id', { variant: 'cs1' });
   field.setAttribute('data-cslp', patch.expectedCSLPValues.base);
-  await livePreviewEditor.send('variant-patch-update', patch);
+  // The watch's 8 s run on the fake clock.
+  fakeTimers(t);
+  await pumped(win, livePreviewEditor.send('variant-patch-update', patch));
   t.ok(field.classList.contains('visual-builder__base-field'), 'the field as it is now');
   field.setAttribute('data-cslp', patch.expectedCSLPValues.variant);
-  await settle(20);
+  await delivered(win);
   t.ok(field.classList.contains('visual-builder__variant-field'), 'a re-tagged field becomes a variant field');
   t.ok(field.classList.contains('visual-builder__variant-field--outline'), 'highlighted');
   t.notOk(field.classList.contains('visual-builder__base-field'));
   main.insertAdjacentHTML('beforeend', '<p id="g" data-cslp="v2:page.page-4711_cs2.en-GB.other">o</p>');
-  await settle(20);
+  await delivered(win);
   t.ok(win.document.getElementById('g')?.classList.contains('visual-builder__disabled-variant-field'), 'new elements');
 
-  await settle(8000);
+  mock.timers.tick(7999);
   field.setAttribute('data-cslp', patch.expectedCSLPValues.base);
-  await settle(20);
+  await delivered(win);
+  t.ok(field.classList.contains('visual-builder__base-field'), 'still watched just before 8 s');
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.variant);
+  await delivered(win);
+  mock.timers.tick(1);
+  field.setAttribute('data-cslp', patch.expectedCSLPValues.base);
+  await delivered(win);
   t.ok(field.classList.contains('visual-builder__variant-field'), 'after 8 s the watch has ended');
 });

@@ -1,5 +1,6 @@
 import type { Config } from '../config/types.ts';
 import { type CslpData, parseCslp } from '../cslp/parse.ts';
+import { debounce } from '../debounce.ts';
 import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
@@ -14,7 +15,7 @@ import {
   REPLACEABLE,
 } from './field-type.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag, tagOf } from './instances.ts';
-import { blocksKey } from './keyboard.ts';
+import { blocksKey, pastedText } from './keyboard.ts';
 import {
   type Direction,
   type Discussion,
@@ -54,8 +55,8 @@ import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
  * The visual builder (issue 11): a lazy chunk the core starts once the editor has said the window
  * is a builder (reference b.2). Hover highlights a tagged field, a click focuses it (overlay,
  * toolbar, `mouse-click` / `focus-field`), text fields are edited in place with throttled
- * `sync-field` and a final `update-field` on deselect (on a pseudo-editable copy when the page
- * formats the value), multiple fields get add, move and delete, the toolbar opens the field's
+ * `sync-field`, plain-text paste and a final `update-field` on deselect (on a pseudo-editable copy
+ * when the page formats the value), multiple fields get add, move and delete, the toolbar opens the field's
  * comments, and variant patches re-mark fields. Every listener and observer is undone by `destroy`.
  */
 
@@ -80,6 +81,8 @@ export { showStartEditing } from './start-editing.ts';
 const SYNC_THROTTLE_MS = 300;
 const HOVER_DEBOUNCE_MS = 10;
 const PAGE_MUTATION_DEBOUNCE_MS = 100;
+const INPUT_REPOSITION_MS = 200;
+const PASTE_DEBOUNCE_MS = 100;
 const NEW_ITEM_CLICK_MS = 350;
 const OBSERVER_TIMEOUT_MS = 4000;
 const VARIANT_OBSERVER_TIMEOUT_MS = 8000;
@@ -558,26 +561,40 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview }
         .send(VB_SENT.syncField, { data: textOf(element), fieldMetadata: field.cslp })
         .catch((error: unknown) => logger.error(BUILDER_ERRORS.SYNC_FAILED, error));
     }, SYNC_THROTTLE_MS);
-    const onInput = () => {
-      field.input = true;
+    // Typing may make the field grow or wrap: overlay, outline and toolbar follow once it pauses.
+    const placeAfterInput = debounce(() => ui.reposition(), INPUT_REPOSITION_MS);
+    // A paste changes the text in one step and key-repeated pastes come in bursts: one sync and
+    // one placement 100 ms after the last of them (spec section 9).
+    const afterPaste = debounce(() => {
       sync();
       ui.reposition();
+    }, PASTE_DEBOUNCE_MS);
+    let pasting = false;
+    const onInput = () => {
+      field.input = true;
+      if (pasting) return;
+      sync();
+      placeAfterInput();
     };
     const onKeydown = (event: KeyboardEvent) => {
       const [start, end] = selectionIn(element);
       if (blocksKey(field.type, event, textOf(element), start, end)) event.preventDefault();
     };
-    // Plain text only (spec section 4); a single line keeps to one line.
+    // Inserted now, while the clipboard and the selection are the paste's own.
     const onPaste = (event: ClipboardEvent) => {
       event.preventDefault();
-      let text = event.clipboardData?.getData('text/plain') ?? '';
-      if (field.type !== 'multiline') text = text.replace(/\s*[\r\n]+\s*/g, ' ');
+      const text = pastedText(field.type, event.clipboardData?.getData('text/plain') ?? '');
+      pasting = true;
+      // execCommand keeps the paste one undo step; without it (test DOMs) the range takes the text.
       if (!doc.execCommand('insertText', false, text)) {
         const range = win.getSelection()?.getRangeAt(0);
         range?.deleteContents();
         range?.insertNode(doc.createTextNode(text));
-        onInput();
       }
+      pasting = false;
+      field.input = true;
+      placeAfterInput.cancel();
+      afterPaste();
     };
     element.addEventListener('input', onInput);
     element.addEventListener('keydown', onKeydown);
@@ -589,6 +606,8 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview }
       element.removeEventListener('input', onInput);
       element.removeEventListener('keydown', onKeydown);
       element.removeEventListener('paste', onPaste);
+      placeAfterInput.cancel();
+      afterPaste.cancel();
       sync.flush();
       element.removeAttribute('contenteditable');
     };

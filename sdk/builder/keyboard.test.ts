@@ -1,5 +1,5 @@
 import t from 'tap';
-import { blocksKey } from './keyboard.ts';
+import { blocksKey, pastedText } from './keyboard.ts';
 
 const press = (key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
   key,
@@ -48,4 +48,14 @@ t.test('a single-line field blocks Enter and nothing else; multiline takes Enter
   t.ok(blocksKey('singleline', press('Enter'), 'Title'));
   t.notOk(blocksKey('singleline', press('a'), 'Title'));
   t.notOk(blocksKey('multiline', press('Enter'), 'Text'));
+});
+
+t.test('a paste keeps its lines in a multiline field and becomes one line elsewhere', async (t) => {
+  t.equal(
+    pastedText('multiline', 'Quiet\r\nwash\rcycle\nnow'),
+    'Quiet\nwash\ncycle\nnow',
+    'Windows and old Mac breaks',
+  );
+  t.equal(pastedText('singleline', 'Quiet \r\n\r\n wash\ncycle'), 'Quiet wash cycle');
+  t.equal(pastedText('number', '7\n79'), '7 79', 'a number field too');
 });

@@ -2,7 +2,7 @@ import type { FieldType } from './field-type.ts';
 
 /**
  * Keyboard rules for fields edited in place (spec section 5): a number field takes only what can
- * still make a number, a single-line field never takes Enter.
+ * still make a number, a single-line field never takes Enter, and a paste is plain text.
  */
 
 export interface KeyPress {
@@ -38,4 +38,12 @@ export function blocksKey(type: FieldType, press: KeyPress, text: string, start 
   if (CONTROL_KEYS.has(press.key) || press.ctrlKey || press.metaKey || press.altKey) return false;
   if (!NUMBER_CHARS.test(press.key)) return true;
   return !NUMBER_TEXT.test(text.slice(0, start) + press.key + text.slice(end));
+}
+
+/**
+ * What a paste inserts (spec section 4: plain text only): the clipboard's text, with line breaks
+ * kept in a multiline field and a break and its surrounding spaces made one space elsewhere.
+ */
+export function pastedText(type: FieldType, text: string): string {
+  return type === 'multiline' ? text.replace(/\r\n?/g, '\n') : text.replace(/\s*[\r\n]+\s*/g, ' ');
 }

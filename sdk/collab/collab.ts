@@ -1,9 +1,9 @@
 import type { Config } from '../config/types.ts';
+import { debounce } from '../debounce.ts';
 import { LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 import { commentIconHandlers } from './comment-icons.ts';
-import { debounce } from './debounce.ts';
 import { popupPosition } from './placement.ts';
 import { COLLAB_CSS } from './styles.ts';
 import {

@@ -2,7 +2,7 @@ import { mock } from 'node:test';
 import t from 'tap';
 import { debounce } from './debounce.ts';
 
-/** The collaboration debounces (spec 9) run once, `ms` after the last call. Fake timers. */
+/** The layer's debounces (spec 9) run once, `ms` after the last call. Fake timers. */
 
 t.beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
 t.afterEach(() => mock.timers.reset());
