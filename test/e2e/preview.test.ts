@@ -78,7 +78,8 @@ t.test('handshake: the real editor gets init, answers it, and hears check-entry-
     () => performance.timeOrigin + (performance.getEntriesByName('vitrine-preview:start')[0]?.startTime ?? Number.NaN),
   );
   const elapsed = (init?.at ?? Number.NaN) - started;
-  t.ok(elapsed >= 0 && elapsed < 1000, `script start to the editor's init: ${elapsed.toFixed(1)} ms`);
+  // Measured and printed, not held to a time (it depends on the machine).
+  t.ok(Number.isFinite(elapsed) && elapsed >= 0, 'the editor receives init after the script started');
   t.comment(`startup: script start → init received by the editor in ${elapsed.toFixed(1)} ms`);
   await page.waitForFunction(() => window.received.some((r) => r.type === 'check-entry-page'), undefined, {
     timeout: 5_000,
