@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
+import { jitteredTtl } from '../http/jitter.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import {
   ApplicationConfigurationSchema,
@@ -72,7 +73,8 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     ttl: cacheTtlMs,
     // An eviction while a read is in flight must not fail the visitors waiting for it.
     ignoreFetchAbort: true,
-    fetchMethod: async (_key, last, { context }) => {
+    fetchMethod: async (_key, last, { context, options }) => {
+      options.ttl = jitteredTtl(cacheTtlMs);
       try {
         return await context.load();
       } catch (err) {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { jitteredTtl } from '../http/jitter.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -66,7 +67,10 @@ export class HtmlCache {
       allowStale: true,
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
-      fetchMethod: (_key, _stale, { context }) => context(),
+      fetchMethod: (_key, _stale, { context, options }) => {
+        options.ttl = jitteredTtl(ttlMs);
+        return context();
+      },
     });
   }
 
