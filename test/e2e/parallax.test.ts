@@ -62,6 +62,10 @@ async function bringIntoView(t: Test, page: Page): Promise<void> {
 t.test('the parallax image moves when the page scrolls', async (t) => {
   const page = await dishwasher(t);
   await bringIntoView(t, page);
+  // Effects run after the hydrated island's first paint, not with hydration itself.
+  await page
+    .waitForFunction(() => (window.__scrollListeners ?? []).length > 0, undefined, { timeout: 5_000 })
+    .catch(() => undefined);
   const listeners = await page.evaluate(() => window.__scrollListeners ?? []);
   t.ok(listeners.length >= 1, 'a scroll listener is registered on window');
   t.ok(
