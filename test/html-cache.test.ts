@@ -5,18 +5,31 @@ import { demoServer, HOSTS } from './helpers.ts';
 /** Issue 10: published pages render once, are revalidated by ETag, and follow content changes. */
 const PATH = '/cs/kitchen/aquasense-60-dishwasher-4711';
 
-async function countingServer() {
+/** A server whose template reads are counted; `failNext` makes the next one fail. */
+async function countingServer(options: { htmlCache?: boolean } = {}) {
   const store = createEmbeddedStore({ dir: 'content' });
   let templateReads = 0;
+  let failing = 0;
   const content = {
     ...store,
     getEntry: ((...args: Parameters<typeof store.getEntry>) => {
       templateReads++;
+      if (failing > 0) {
+        failing--;
+        return Promise.reject(new Error('template read failed'));
+      }
       return store.getEntry(...args);
     }) as typeof store.getEntry,
   };
-  const app = await demoServer({ content });
-  return { app, store, reads: () => templateReads };
+  const app = await demoServer({ content, ...options });
+  return {
+    app,
+    store,
+    reads: () => templateReads,
+    failNext: () => {
+      failing++;
+    },
+  };
 }
 
 t.test('concurrent misses for one page render it once; later hits render nothing', async (t) => {
@@ -84,4 +97,39 @@ t.test('unkeyed headers on a first request do not change what a later clean requ
   t.notMatch(poisoned.body, 'evil.example');
   const clean = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
   t.equal(clean.body, poisoned.body);
+});
+
+t.test(
+  'with the HTML cache off, every request renders but a page is assembled once until content changes',
+  async (t) => {
+    const { app, store, reads } = await countingServer({ htmlCache: false });
+    t.teardown(() => app.close());
+    const bodies: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+      t.equal(response.statusCode, 200);
+      t.equal(response.headers.etag, undefined, 'rendered, not served from the HTML cache');
+      bodies.push(response.body);
+    }
+    t.equal(reads(), 1, 'loaded and assembled once');
+    t.equal(new Set(bodies).size, 1, 'every render of the kept page is the same page');
+    store.invalidate();
+    await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+    t.equal(reads(), 2, 'a content change assembles it again');
+    await app.inject({ url: `${PATH}?live_preview=abc`, headers: { host: HOSTS.uk } });
+    t.equal(reads(), 3, 'preview is never taken from the memo');
+  },
+);
+
+t.test('a page assembled while a read failed is served but not kept', async (t) => {
+  const { app, reads, failNext } = await countingServer({ htmlCache: false });
+  t.teardown(() => app.close());
+  failNext();
+  const degraded = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(degraded.statusCode, 200, 'served without its template');
+  const whole = await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(reads(), 2, 'the next request loads again');
+  t.not(whole.body, degraded.body, 'and gets the whole page');
+  await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  t.equal(reads(), 2, 'which is then kept');
 });

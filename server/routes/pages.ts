@@ -12,6 +12,7 @@ import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { previewCsp, previewScript } from '../preview/page.ts';
+import { AssembledPageMemo } from '../render/assembled-memo.ts';
 import type { AssetManifest } from '../render/assets.ts';
 import { createRenderContext } from '../render/context.ts';
 import { sendError } from '../render/error-page.ts';
@@ -39,6 +40,8 @@ export interface PageRouteDeps {
   preview?: PreviewConfig;
   /** hreflang and switcher links per page (pageRoutes makes one); absent: worked out every time. */
   links?: PageLinksMemo;
+  /** Assembled published pages (pageRoutes makes one); absent: loaded and assembled every time. */
+  assembled?: AssembledPageMemo;
 }
 
 const HOME_PAGE_ID = '125';
@@ -96,9 +99,12 @@ export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void
   // Page links are kept until content changes (or, upstream, for the content TTL)
   const changes = routeDeps.content as { onInvalidate?: (listener: () => void) => void };
   const invalidating = typeof changes.onInvalidate === 'function';
-  const links = routeDeps.links ?? new PageLinksMemo({ maxEntries: 5000, ttlMs: invalidating ? 10 * 60_000 : 60_000 });
+  const keep = { maxEntries: 5000, ttlMs: invalidating ? 10 * 60_000 : 60_000 };
+  const links = routeDeps.links ?? new PageLinksMemo(keep);
   if (invalidating && !routeDeps.links) changes.onInvalidate?.(() => links.clear());
-  const deps: PageRouteDeps = { ...routeDeps, links };
+  const assembled = routeDeps.assembled ?? new AssembledPageMemo(keep);
+  if (invalidating && !routeDeps.assembled) changes.onInvalidate?.(() => assembled.clear());
+  const deps: PageRouteDeps = { ...routeDeps, links, assembled };
   const { sites } = deps;
 
   app.get('/*', async (request, reply) => {
@@ -170,6 +176,14 @@ export async function buildPage(
   preview: string | undefined,
 ): Promise<Outcome> {
   const { sites, messages, assets } = deps;
+  // Published pages come assembled from the memo when content has not changed since (issue 10).
+  const memoKey =
+    deps.assembled && preview === undefined && decision.route !== 'live'
+      ? AssembledPageMemo.key(request.site.host, decision.locale, decision.route, decision.prefix, rawPath)
+      : undefined;
+  const kept = memoKey ? deps.assembled?.get(memoKey) : undefined;
+  if (kept)
+    return { kind: 'page', ...kept, element: pageElement(deps, kept.model, kept.t, request.log), degraded: false };
   // Issue 10: every failed read counts, even those swallowed below, so a degraded page is never cached.
   const watched = watchFaults(deps.content);
   const content = watched.content;
@@ -233,7 +247,9 @@ export async function buildPage(
   if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
     model.previewScript = previewScript(deps.preview, assets.previewScript);
   const element = pageElement(deps, model, t, request.log);
-  return { kind: 'page', model, element, page, template, degraded: watched.faulted() || budget.missed };
+  const degraded = watched.faulted() || budget.missed;
+  if (memoKey && !degraded) deps.assembled?.set(memoKey, { model, page, template, t });
+  return { kind: 'page', model, element, page, template, degraded };
 }
 
 /**
