@@ -151,7 +151,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const store: EmbeddedStore | undefined = options.content
     ? undefined
-    : createEmbeddedStore({ dir: options.contentDir, watch: dev });
+    : createEmbeddedStore({ dir: options.contentDir, watch: dev, logger: app.log });
   const content = options.content ?? (store as EmbeddedStore);
   const messages = createMessageCatalog({
     dir: options.localesDir ?? 'locales',

@@ -1,5 +1,7 @@
 import type { ComponentType } from 'react';
 import type { ComponentEntry } from '../../common/content.ts';
+import { footnoteSources } from '../page/footnotes.ts';
+import { CitingComponent } from '../render/cite.tsx';
 import { Faq } from './faq.tsx';
 import { FooterLinks } from './footer-links.tsx';
 import { Hero } from './hero.tsx';
@@ -52,7 +54,12 @@ export function ComponentList({
           return null;
         }
         return (
-          <Component key={`${entry._content_type_uid}-${entry.uid}-${i}`} entry={entry} path={`${base}.${zone}.${i}`} />
+          <CitingComponent
+            key={`${entry._content_type_uid}-${entry.uid}-${i}`}
+            ids={footnoteSources(entry).map((s) => s.id)}
+          >
+            <Component entry={entry} path={`${base}.${zone}.${i}`} />
+          </CitingComponent>
         );
       })}
     </>

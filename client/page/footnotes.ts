@@ -44,6 +44,57 @@ function anchorBase(id: string): string {
   return `fn-${slug || 'note'}`;
 }
 
+/** One footnote as a component carries it, before numbering. */
+export interface FootnoteSource {
+  id: string;
+  description: string;
+  type: Footnote['type'];
+}
+
+/**
+ * The footnote sources one component carries, in document order and without repeats: the one walk
+ * both the collection (numbering) and the citations (every component cites what it carries) use.
+ * A legal section holds finished footnotes; it is a destination, not a source.
+ */
+export function footnoteSources(component: ComponentEntry): FootnoteSource[] {
+  let sources = sourcesOf.get(component);
+  if (!sources) {
+    sources = walkSources(component);
+    sourcesOf.set(component, sources);
+  }
+  return sources;
+}
+
+/** Components are not changed once loaded, and every render of a page asks again: walked once each. */
+const sourcesOf = new WeakMap<ComponentEntry, FootnoteSource[]>();
+
+function walkSources(component: ComponentEntry): FootnoteSource[] {
+  if (component._content_type_uid === 'legal_section_block') return [];
+  const found = new Map<string, FootnoteSource>();
+  const add = (id: string, description: string, type: Footnote['type']) => {
+    if (!found.has(id)) found.set(id, { id, description, type });
+  };
+  /** `inGroups`: `value` is (an item of) a `benefitGroups` list, whose `contents` are a content area. */
+  const visit = (value: unknown, inContentArea: boolean, inGroups: boolean): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, inContentArea, inGroups);
+      return;
+    }
+    if (!isObject(value)) return;
+    if (inContentArea && isContentFootnote(value)) add(value.name, contentDescription(value), 'content');
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'pricingFootnotesContainer') {
+        for (const item of pricingFootnotes(child)) add(item.code, item.formattedFootnote, 'pricing');
+      } else {
+        const area = inContentArea || CONTENT_AREAS.has(key) || (inGroups && key === GROUP_CONTENTS);
+        visit(child, area, Array.isArray(child) && key === BENEFIT_GROUPS);
+      }
+    }
+  };
+  visit(component, false, false);
+  return [...found.values()];
+}
+
 export class FootnoteCollection {
   #byId = new Map<string, Footnote>();
   #anchors = new Set<string>();
@@ -55,9 +106,7 @@ export class FootnoteCollection {
       this.#anchors.clear();
     }
     for (const component of components) {
-      // A legal section holds finished footnotes; it is a destination, not a source.
-      if (component._content_type_uid === 'legal_section_block') continue;
-      this.#visit(component, false, false);
+      for (const source of footnoteSources(component)) this.#add(source);
     }
   }
 
@@ -78,30 +127,10 @@ export class FootnoteCollection {
     return candidate;
   }
 
-  #add(id: string, description: string, type: Footnote['type']): void {
+  #add({ id, description, type }: FootnoteSource): void {
     if (this.#byId.has(id)) return;
     const anchor = this.reserveAnchor(anchorBase(id));
     this.#byId.set(id, { id, description, type, anchor, index: this.#byId.size + 1 });
-  }
-
-  /** `inGroups`: `value` is (an item of) a `benefitGroups` list, whose `contents` are a content area. */
-  #visit(value: unknown, inContentArea: boolean, inGroups: boolean): void {
-    if (Array.isArray(value)) {
-      for (const item of value) this.#visit(item, inContentArea, inGroups);
-      return;
-    }
-    if (!isObject(value)) return;
-    if (inContentArea && isContentFootnote(value)) {
-      this.#add(value.name, contentDescription(value), 'content');
-    }
-    for (const [key, child] of Object.entries(value)) {
-      if (key === 'pricingFootnotesContainer') {
-        for (const item of pricingFootnotes(child)) this.#add(item.code, item.formattedFootnote, 'pricing');
-      } else {
-        const area = inContentArea || CONTENT_AREAS.has(key) || (inGroups && key === GROUP_CONTENTS);
-        this.#visit(child, area, Array.isArray(child) && key === BENEFIT_GROUPS);
-      }
-    }
   }
 }
 

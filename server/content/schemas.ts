@@ -29,28 +29,33 @@ const Footnote = Type.Object({
 });
 const ContentObject = Type.Object({ type: Type.String() });
 
+/**
+ * A well-formed page, as editor tools (drafts, workbench) check what they write. Pages are read
+ * tolerantly (tolerant.ts): every field has a fallback, and the id comes from the URL and file name.
+ */
 export const PageSchema = Type.Object({
-  uid: Type.String({ minLength: 1 }),
-  uuid: Type.String({ pattern: '^\\d{1,10}$' }),
-  locale: Type.String(),
-  title: Text,
+  uid: Type.Optional(Type.String({ minLength: 1 })),
+  uuid: Type.Optional(Type.String({ pattern: '^\\d{1,10}$' })),
+  locale: Type.Optional(Type.String()),
+  title: Type.Optional(Text),
   page_title: Type.Optional(Text),
-  slug: Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
-  template: Type.Array(
-    Type.Object({ _content_type_uid: Type.String({ minLength: 1 }), uid: Type.String({ minLength: 1 }) }),
-    { minItems: 1 },
+  slug: Type.Optional(Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' })),
+  template: Type.Optional(
+    Type.Array(Type.Object({ _content_type_uid: Type.String({ minLength: 1 }), uid: Type.String({ minLength: 1 }) })),
   ),
-  url_taxonomy: Type.Array(
-    Type.Object({
-      url_taxonomy_segments: Type.Array(
-        Type.Object({
-          title: Text,
-          segment: Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
-          exclude_from_breadcrumbs: Type.Boolean(),
-          link: Type.Array(Link),
-        }),
-      ),
-    }),
+  url_taxonomy: Type.Optional(
+    Type.Array(
+      Type.Object({
+        url_taxonomy_segments: Type.Array(
+          Type.Object({
+            title: Text,
+            segment: Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }),
+            exclude_from_breadcrumbs: Type.Boolean(),
+            link: Type.Array(Link),
+          }),
+        ),
+      }),
+    ),
   ),
   seo: Type.Optional(
     Type.Object({
@@ -129,15 +134,6 @@ export const TemplateSchema = Type.Object({
   header_components: Type.Array(AnyComponent),
   body_components: Type.Array(AnyComponent),
   footer_components: Type.Array(AnyComponent),
-});
-
-export const ApplicationConfigurationSchema = Type.Object({
-  globals: Type.Object({ dhfIsEnabled: Type.Boolean() }),
-  navigation: Type.Object({
-    header: Type.Optional(
-      Type.Object({ title: Text, links: Type.Array(Type.Object({ title: Text, url: Type.String() })) }),
-    ),
-  }),
 });
 
 /** The first problem with `value`, as `$.path.to.field: message`, or null when it is valid. */

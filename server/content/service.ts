@@ -1,4 +1,5 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import type { ContentKey } from './paths.ts';
 
 /**
  * The one interface the renderer uses to read content. Two implementations: the embedded store
@@ -15,6 +16,8 @@ export interface ContentService {
   getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration>;
   /** Cheap existence check, for hreflang alternates and switchers. */
   hasPage(uuid: string, locale: string): Promise<boolean>;
+  /** Where an entry is read from (store file or API URL), for warnings about its fields. */
+  locate?(key: ContentKey): string;
 }
 
 /**

@@ -137,17 +137,31 @@ t.test('malformed JSON is a CONTENT_INVALID error naming the file', async (t) =>
   t.notMatch(error?.where ?? '', dir, 'relative to the store, no absolute server path');
 });
 
-t.test('a schema violation names the file and the JSON path', async (t) => {
+t.test('a malformed field takes its fallback and is reported with the file and the JSON path', async (t) => {
   const { dir } = fixture(t);
-  const store = storeFor(t, dir);
-  const error = await contentError(t, store.getPage('4', 'de-CH'));
-  t.equal(error?.code, 'CONTENT_INVALID');
-  t.match(error?.where, 'de-CH/pages/4.json');
-  t.match(error?.where, '$.slug');
+  const warnings: { where: string; path: string }[] = [];
+  const store = createEmbeddedStore({ dir, logger: { warn: (details) => warnings.push(details as never) } });
+  t.teardown(() => store.close());
+  const fallback = await store.getPage('4', 'de-CH');
+  t.equal(fallback?.slug, 'not-a-slug', 'the slug is made from the malformed one');
+  t.match(warnings, [{ where: 'de-CH/pages/4.json', path: '$.slug' }]);
 
-  const tplError = await contentError(t, store.getEntry('page_template', 'bad', 'de-CH'));
-  t.match(tplError?.where, 'de-CH/page_template/bad.json');
-  t.match(tplError?.where, '$.body_components[0]', 'a component inside a template is checked too');
+  const tpl = await store.getEntry<TemplateEntry>('page_template', 'bad', 'de-CH');
+  t.same(
+    tpl?.body_components.map((c) => c.uid),
+    ['x'],
+    'components are kept as read: their own fields are checked when the page is assembled',
+  );
+});
+
+t.test('a page entry needs no uuid field: its id is the file name', async (t) => {
+  const { dir, write } = fixture(t);
+  const store = storeFor(t, dir);
+  const { uuid: _, ...withoutUuid } = page('9');
+  write('de-CH/pages/9.json', json(withoutUuid));
+  t.equal((await store.getPage('9', 'de-CH'))?.uuid, '9');
+  write('de-CH/pages/10.json', json(page('11')));
+  t.equal((await store.getPage('10', 'de-CH'))?.uuid, '10', 'a uuid field that disagrees is ignored');
 });
 
 t.test('one broken file breaks only its own entry', async (t) => {

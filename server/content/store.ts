@@ -5,20 +5,20 @@ import type { TSchema } from '@sinclair/typebox';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { type ContentKey, contentFile, draftRoot } from './paths.ts';
-import {
-  ApplicationConfigurationSchema,
-  ComponentSchemas,
-  firstProblem,
-  PageSchema,
-  templateProblem,
-} from './schemas.ts';
+import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
+import { type ContentWarning, readApplicationConfiguration, readPage, readTemplate } from './tolerant.ts';
 
 export interface EmbeddedStoreOptions {
   dir: string;
   /** Watch the folder and drop the cache on change (development). */
   watch?: boolean;
+  /** Where fallbacks taken for malformed fields are reported (once per file read). */
+  logger?: { warn(details: object, message: string): void };
 }
+
+/** Turns a parsed file into the entry the renderer gets, or throws a ContentError naming file and field. */
+type Parse = (value: unknown, where: string) => unknown;
 
 export interface EmbeddedStore extends ContentService {
   /** Drop every cached entry (the revalidate endpoint, or a file change). */
@@ -49,8 +49,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     watcher.unref();
   }
 
-  /** Reads and validates one file; a missing file is null, a broken one a ContentError naming file and path. */
-  async function readValidated(file: string, validate: (value: unknown) => string | null): Promise<unknown> {
+  /** Reads and parses one file; a missing file is null, unreadable JSON a ContentError naming the file. */
+  async function readValidated(file: string, parse: Parse): Promise<unknown> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -65,17 +65,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     } catch (error) {
       throw new ContentError('CONTENT_INVALID', `Invalid JSON: ${(error as Error).message}`, relative(dir, file));
     }
-    const problem = validate(value);
-    if (problem)
-      throw new ContentError(
-        'CONTENT_INVALID',
-        `Invalid content: ${problem}`,
-        `${relative(dir, file)} ${problem.split(':')[0]}`,
-      );
-    return value;
+    return parse(value, relative(dir, file));
   }
 
-  function read(key: ContentKey, validate: (value: unknown) => string | null, preview?: string): Promise<unknown> {
+  function read(key: ContentKey, validate: Parse, preview?: string): Promise<unknown> {
     if (preview) {
       const overlay = draftRoot(dir, preview);
       const draftFile = overlay && contentFile(overlay, key);
@@ -95,23 +88,37 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     return pending;
   }
 
-  const schemaCheck = (schema: TSchema) => (value: unknown) => firstProblem(schema, value);
+  const warn = (warning: ContentWarning) => options.logger?.warn(warning, 'Content field unusable; fallback used');
+  const schemaCheck =
+    (schema: TSchema): Parse =>
+    (value, where) => {
+      const problem = firstProblem(schema, value);
+      if (problem)
+        throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, `${where} ${problem.split(':')[0]}`);
+      return value;
+    };
 
   return {
     async getPage(uuid, locale, preview) {
-      return (await read({ kind: 'page', uuid, locale }, schemaCheck(PageSchema), preview)) as PageEntry | null;
+      const parse: Parse = (value, where) => readPage(value, { uuid, locale }, where, warn);
+      return (await read({ kind: 'page', uuid, locale }, parse, preview)) as PageEntry | null;
     },
     async getEntry<T>(type: string, uid: string, locale: string, preview?: string) {
-      const validate = type.endsWith('_template')
-        ? templateProblem
+      const parse: Parse = type.endsWith('_template')
+        ? (value, where) => readTemplate(value, where, warn)
         : ComponentSchemas[type]
           ? schemaCheck(ComponentSchemas[type])
-          : () => null;
-      return (await read({ kind: 'entry', contentType: type, uid, locale }, validate, preview)) as T | null;
+          : (value) => value;
+      return (await read({ kind: 'entry', contentType: type, uid, locale }, parse, preview)) as T | null;
     },
     async getApplicationConfiguration(_host, locale) {
-      const value = await read({ kind: 'appConfig', locale }, schemaCheck(ApplicationConfigurationSchema));
+      const parse: Parse = (value, where) => readApplicationConfiguration(value, where, warn);
+      const value = await read({ kind: 'appConfig', locale }, parse);
       return (value as ApplicationConfiguration | null) ?? EMPTY_APP_CONFIG;
+    },
+    locate(key) {
+      const file = contentFile(dir, key);
+      return file ? relative(dir, file) : '(not a content key)';
     },
     async hasPage(uuid, locale) {
       try {

@@ -217,25 +217,22 @@ t.test('an answer that is not the content API is an upstream fault', async (t) =
   await t.rejects(s.getPage('9', 'de-CH'), { code: 'CONTENT_UPSTREAM', message: /not valid JSON/ });
 });
 
-t.test('malformed content is checked with the store schemas and names the URL and field', async (t) => {
+t.test('malformed content is read tolerantly, like the store, and reported with the URL and field', async (t) => {
   const { origin } = await startUpstream(t, {
-    pages: { 'de-CH/7': [{ ...page('7', 'No template'), template: [] }] },
+    pages: { 'de-CH/7': [{ ...page('7', 'No template'), template: 'oops', uuid: undefined }] },
     entries: { 'de-CH/page_template/bad': { uid: 'bad', header_components: 'oops' } },
     configs: { 'www.halden.ch/de-CH': { globals: { dhfIsEnabled: 'yes' }, navigation: {} } },
   });
-  const s = service(t, origin);
-  await t.rejects(s.getPage('7', 'de-CH'), {
-    code: 'CONTENT_INVALID',
-    where: `${origin}/cs/api/contentstack/pages/7?language=de-CH $.entries[0].template`,
-  });
-  await t.rejects(s.getEntry('page_template', 'bad', 'de-CH'), {
-    code: 'CONTENT_INVALID',
-    where: /page_template\/bad/,
-  });
-  await t.rejects(s.getApplicationConfiguration('www.halden.ch', 'de-CH'), {
-    code: 'CONTENT_INVALID',
-    where: /\$\.globals\.dhfIsEnabled$/,
-  });
+  const warnings: { where: string; path: string }[] = [];
+  const s = service(t, origin, { logger: { warn: (details) => warnings.push(details as never) } });
+  t.match(await s.getPage('7', 'de-CH'), { uuid: '7', template: [] });
+  t.match(await s.getEntry('page_template', 'bad', 'de-CH'), { uid: 'bad', header_components: [] });
+  t.match(await s.getApplicationConfiguration('www.halden.ch', 'de-CH'), { globals: { dhfIsEnabled: false } });
+  t.match(warnings, [
+    { where: `${origin}/cs/api/contentstack/pages/7?language=de-CH`, path: '$.template[0]' },
+    { where: /page_template\/bad/, path: '$.header_components' },
+    { where: /_applicationConfiguration/, path: '$.globals.dhfIsEnabled' },
+  ]);
 });
 
 t.test('preview reads carry the hash, are de-duplicated, and are never cached', async (t) => {

@@ -3,14 +3,9 @@ import type { ApplicationConfiguration, PageEntry } from '../../common/content.t
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { jitteredTtl } from '../http/jitter.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
-import {
-  ApplicationConfigurationSchema,
-  ComponentSchemas,
-  firstProblem,
-  PageSchema,
-  templateProblem,
-} from './schemas.ts';
+import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
+import { readApplicationConfiguration, readPage, readTemplate, type WarnContent } from './tolerant.ts';
 
 /**
  * The ContentService over HTTP: the same API the embedded store serves (contract section 4), on
@@ -65,6 +60,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     throw new TypeError(`Invalid content service name: ${contentServiceName}`);
   }
   const api = `/cs/api/${contentServiceName}`;
+  const warn: WarnContent = (warning) => logger?.warn(warning, 'Content field unusable; fallback used');
   const content = createHttpClient({ baseUrl: options.contentServiceUrl, timeouts });
   const appConfig = createHttpClient({ baseUrl: options.appConfigUrl, timeouts });
 
@@ -143,7 +139,8 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     const hash = previewOf(preview);
     const query = { language: locale, live_preview: hash };
     // An unknown page answers an empty list; a 404 here means a wrong URL or service name, so it is an error.
-    const page = upstreamRead(content, `${api}/pages/${encodeURIComponent(uuid)}`, query, parsePage, {
+    const parse = (body: unknown, where: string) => parsePage(body, where, { uuid, locale }, warn);
+    const page = upstreamRead(content, `${api}/pages/${encodeURIComponent(uuid)}`, query, parse, {
       notFoundIsNull: false,
     });
     return (await (hash === undefined ? published(page) : uncached(page))) as PageEntry | null;
@@ -159,7 +156,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     const hash = previewOf(preview);
     const query = { language: locale, live_preview: hash };
     const path = `${api}/${encodeURIComponent(type)}/${encodeURIComponent(uid)}`;
-    const entry = upstreamRead(content, path, query, (body, where) => parseEntry(type, body, where), {
+    const entry = upstreamRead(content, path, query, (body, where) => parseEntry(type, body, where, warn), {
       notFoundIsNull: true,
     });
     return (await (hash === undefined ? published(entry) : uncached(entry))) as T | null;
@@ -171,7 +168,8 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     if (!isValidKey({ kind: 'appConfig', locale })) {
       throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
     }
-    const config = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parseConfiguration, {
+    const parse = (body: unknown, where: string) => readApplicationConfiguration(body, where, warn);
+    const config = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
       headers: { 'x-forwarded-host': host },
       // The answer depends on the forwarded host, which the URL does not show.
       keyPrefix: `${host} `,
@@ -195,35 +193,34 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     getEntry,
     getApplicationConfiguration,
     hasPage,
+    locate: (key) =>
+      key.kind === 'page'
+        ? content.url(`${api}/pages/${encodeURIComponent(key.uuid)}`, { language: key.locale })
+        : key.kind === 'entry'
+          ? content.url(`${api}/${encodeURIComponent(key.contentType)}/${encodeURIComponent(key.uid)}`, {
+              language: key.locale,
+            })
+          : appConfig.url('/_applicationConfiguration', { language: key.locale }),
     close: async () => {
       await Promise.all([content.close(), appConfig.close()]);
     },
   };
 }
 
-function parsePage(body: unknown, where: string): unknown {
+function parsePage(body: unknown, where: string, key: { uuid: string; locale: string }, warn: WarnContent): unknown {
   if (!isRecord(body) || !Array.isArray(body.entries)) throw shapeError('an entries list', where);
-  const [page = null] = body.entries;
-  if (page !== null) assertValid(firstProblem(PageSchema, page, '$.entries[0]'), where);
-  return page;
+  if (body.entries.length === 0) return null;
+  // The same tolerant reading as the embedded store (tolerant.ts).
+  return readPage(body.entries[0], key, where, warn);
 }
 
-function parseEntry(type: string, body: unknown, where: string): unknown {
+function parseEntry(type: string, body: unknown, where: string, warn: WarnContent): unknown {
   if (!isRecord(body) || !isRecord(body.entry)) throw shapeError('an entry object', where);
-  // The same choice of schema as the embedded store (store.ts getEntry).
+  // The same reading as the embedded store (store.ts getEntry).
+  if (type.endsWith('_template')) return readTemplate(body.entry, where, warn);
   const schema = ComponentSchemas[type];
-  const problem = type.endsWith('_template')
-    ? templateProblem(body.entry)
-    : schema
-      ? firstProblem(schema, body.entry)
-      : null;
-  assertValid(problem, where);
+  assertValid(schema ? firstProblem(schema, body.entry) : null, where);
   return body.entry;
-}
-
-function parseConfiguration(body: unknown, where: string): unknown {
-  assertValid(firstProblem(ApplicationConfigurationSchema, body), where);
-  return body;
 }
 
 /** The answer's envelope is wrong: not the content API at all, an upstream fault. */

@@ -146,6 +146,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
       getEntry: (type, uid, locale, preview) => watch(content.getEntry(type, uid, locale, preview)),
       getApplicationConfiguration: (host, locale) => watch(content.getApplicationConfiguration(host, locale)),
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
+      ...(content.locate ? { locate: content.locate.bind(content) } : {}),
     },
     faulted: () => faults > 0,
   };
@@ -158,15 +159,24 @@ export async function loadTemplate(
   locale: string,
   preview: string | undefined,
   log: { error(obj: object, msg: string): void },
-): Promise<{ template: TemplateEntry | null; type: string }> {
+): Promise<{ template: TemplateEntry | null; type: string; source: string }> {
   const ref = page.template[0];
-  if (!ref) return { template: null, type: 'page_template' };
+  if (!ref) return { template: null, type: 'page_template', source: '' };
+  const source = entrySource(content, ref._content_type_uid, ref.uid, locale);
   try {
     const template = await content.getEntry<TemplateEntry>(ref._content_type_uid, ref.uid, locale, preview);
     if (!template) log.error({ template: ref, locale }, 'Template not found; rendering without template components');
-    return { template, type: ref._content_type_uid };
+    return { template, type: ref._content_type_uid, source };
   } catch (error) {
     log.error({ err: error, template: ref, locale }, 'Template fetch failed; rendering without template components');
-    return { template: null, type: ref._content_type_uid };
+    return { template: null, type: ref._content_type_uid, source };
   }
+}
+
+/** Where an entry comes from, for warnings: the store file or upstream URL, else its API path. */
+export function entrySource(content: ContentService, type: string, uid: string, locale: string): string {
+  return (
+    content.locate?.({ kind: 'entry', contentType: type, uid, locale }) ??
+    `/cs/api/contentstack/${type}/${uid}?language=${locale}`
+  );
 }

@@ -1,15 +1,17 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { createElement, type ReactElement } from 'react';
+import { ComponentList } from '../../client/components/registry.tsx';
 import { PageDocument } from '../../client/document.tsx';
 import type { MessageCatalog, Translate } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
-import type { PageEntry, TemplateEntry } from '../../common/content.ts';
+import type { ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
 import type { SitesConfig } from '../../common/site.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
+import type { WarnContent } from '../content/tolerant.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { previewCsp, previewScript } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
@@ -17,6 +19,7 @@ import type { AssetManifest } from '../render/assets.ts';
 import { createRenderContext } from '../render/context.ts';
 import { sendError } from '../render/error-page.ts';
 import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
+import { throwingComponents, withoutFailed, withoutUnusable } from '../render/isolate.ts';
 import { loadTemplate, PageLinksMemo, pageLinks, watchFaults } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
@@ -202,10 +205,11 @@ export async function buildPage(
   // page renders without them (degraded: never cached), and their reads go on to fill the caches.
   const budget = readBudget(SECONDARY_READS_BUDGET_MS);
   const fallbackConfig = { globals: { dhfIsEnabled: false }, navigation: {} };
-  const [{ template, type }, appConfig, t, links] = await Promise.all([
+  const [{ template, type, source }, appConfig, t, links] = await Promise.all([
     budget.within(loadTemplate(content, page, locale, preview, request.log), () => ({
       template: null,
       type: page.template[0]?._content_type_uid ?? 'page_template',
+      source: '',
     })),
     budget.within(
       content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
@@ -224,25 +228,42 @@ export async function buildPage(
   if (budget.missed) request.log.warn({ uuid, locale }, 'Content reads past their budget; page rendered without them');
   const prefix = localePrefix(site, locale);
   const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
-  const model = assemblePage({
-    page,
-    template,
-    templateType: type,
-    appConfig,
-    locale,
-    path: decodeSafe(rawPath),
-    t,
-    siteName: sites.siteName,
-    separator: sites.titleSeparator,
-    canonicalUrl: site.url + canonicalPath,
-    alternates: links.alternates,
-    homeHref: prefix || '/',
-    linkPrefix: prefix,
-    languages: links.languages,
-    countries: links.countries,
-    preview: preview !== undefined,
-    ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
-  });
+  const warn: WarnContent = (warning) => request.log.warn(warning, warning.problem);
+  const assemble = (usable: TemplateEntry | null) =>
+    assemblePage({
+      page,
+      template: usable,
+      templateType: type,
+      appConfig,
+      locale,
+      path: decodeSafe(rawPath),
+      t,
+      siteName: sites.siteName,
+      separator: sites.titleSeparator,
+      canonicalUrl: site.url + canonicalPath,
+      alternates: links.alternates,
+      homeHref: prefix || '/',
+      linkPrefix: prefix,
+      languages: links.languages,
+      countries: links.countries,
+      preview: preview !== undefined,
+      ...(decision.route === 'live' ? { forceLayout: 'minimal' as const } : {}),
+    });
+  // One bad component costs one component: unusable fields first, then a render of each on its own.
+  let usable = template && withoutUnusable(template, source, warn);
+  let model = assemble(usable);
+  const failures = throwingComponents(model, (component, zone) => componentElement(deps, model, t, component, zone));
+  if (failures.length > 0 && usable) {
+    for (const { component, error } of failures)
+      warn({
+        where: source,
+        uid: component.uid,
+        path: componentPath(template ?? usable, component),
+        problem: `throws while rendering (${error instanceof Error ? error.message : String(error)}); component left out`,
+      });
+    usable = withoutFailed(usable, failures);
+    model = assemble(usable);
+  }
   // Live preview (issue 9): the layer's script on preview responses only, never on plain pages.
   if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
     model.previewScript = previewScript(deps.preview, assets.previewScript);
@@ -262,16 +283,7 @@ export function pageElement(
   t: Translate,
   log: Pick<FastifyBaseLogger, 'warn'>,
 ): ReactElement {
-  const context = createRenderContext({
-    locale: model.locale,
-    t,
-    preview: model.preview,
-    assets: deps.assets,
-    footnote: (id) => model.footnotes.get(id),
-    firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
-    dev: deps.dev,
-    dataEndpoint: deps.dataEndpoint,
-  });
+  const context = pageRenderContext(deps, model, t);
   return createElement(
     Render.Provider,
     { value: context },
@@ -287,6 +299,49 @@ export function pageElement(
         : undefined,
     }),
   );
+}
+
+function pageRenderContext(
+  deps: Pick<PageRouteDeps, 'assets' | 'dev' | 'dataEndpoint'>,
+  model: PageModel,
+  t: Translate,
+) {
+  return createRenderContext({
+    locale: model.locale,
+    t,
+    preview: model.preview,
+    assets: deps.assets,
+    footnote: (id) => model.footnotes.get(id),
+    firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
+    dev: deps.dev,
+    dataEndpoint: deps.dataEndpoint,
+  });
+}
+
+/** One component of an assembled page on its own, in the page's render context. */
+function componentElement(
+  deps: Pick<PageRouteDeps, 'assets' | 'dev' | 'dataEndpoint'>,
+  model: PageModel,
+  t: Translate,
+  component: ComponentEntry,
+  zone: string,
+): ReactElement {
+  return createElement(
+    Render.Provider,
+    { value: pageRenderContext(deps, model, t) },
+    createElement(ComponentList, { components: [component], zone: `${zone}_components`, base: model.cslpBase }),
+  );
+}
+
+/** `$.body_components[2]`: where a component sits in its template. */
+function componentPath(template: TemplateEntry, component: ComponentEntry): string {
+  for (const zone of ['header_components', 'body_components', 'footer_components'] as const) {
+    const index = template[zone].findIndex(
+      (c) => c._content_type_uid === component._content_type_uid && c.uid === component.uid,
+    );
+    if (index !== -1) return `$.${zone}[${index}]`;
+  }
+  return '$';
 }
 
 async function renderPage(
