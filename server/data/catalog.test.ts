@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { formatPrice } from '../render/context.ts';
 import { createCatalog, loadCatalog, type Product } from './catalog.ts';
@@ -89,4 +91,36 @@ t.test('the demo flips one product at a time between list price and a 10 % offer
   const back = (await watching.next()).value as Product;
   t.match(back, { price: { amount: 120 }, availability: 'in_stock' }, 'then back to the list price');
   await watching.return?.();
+});
+
+t.test('content the catalogue cannot use is skipped and named, never thrown', async (t) => {
+  const dir = t.testdir();
+  const folder = join(dir, 'en-GB', 'page_template');
+  mkdirSync(folder, { recursive: true });
+  const product = (id: string) => ({
+    _content_type_uid: 'product_feature_list',
+    uid: `f-${id}`,
+    product: { id, name: `P ${id}` },
+    price: { amount: 10, currency: 'GBP' },
+  });
+  const files: Record<string, unknown> = {
+    'good.json': { body_components: [null, 7, product('1')] },
+    'null-product.json': { body_components: [{ ...product('2'), product: null, price: null }] },
+    'bad-currency.json': { body_components: [{ ...product('3'), price: { amount: 5, currency: 'pounds' } }] },
+    'teasers.json': { body_components: [{ _content_type_uid: 'product_teaser_grid', products: [null, 'x'] }] },
+    'list.json': [],
+    'zones.json': { header_components: 'oops', body_components: { a: 1 } },
+  };
+  for (const [name, value] of Object.entries(files)) writeFileSync(join(folder, name), JSON.stringify(value));
+  writeFileSync(join(folder, 'broken.json'), '{ "body_components": [');
+  const warnings: { where: string; path: string }[] = [];
+  const catalog = await loadCatalog(dir, (w) => warnings.push(w));
+  t.same(catalog.ids(), ['1'], 'the usable product is still there');
+  t.match(
+    warnings.sort((a, b) => a.where.localeCompare(b.where)),
+    [
+      { where: join('en-GB', 'page_template', 'broken.json'), path: '$' },
+      { where: join('en-GB', 'page_template', 'list.json'), path: '$' },
+    ],
+  );
 });

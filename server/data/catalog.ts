@@ -163,7 +163,10 @@ export function createCatalog(seeds: readonly ProductSeed[]): Catalog {
  * Seeds from the content store's page templates: a feature list names the product on its own page
  * (with all its pricing footnotes), a teaser grid only in passing, so the feature list wins.
  */
-export async function loadCatalog(contentDir: string): Promise<Catalog> {
+export async function loadCatalog(
+  contentDir: string,
+  warn: (details: { where: string; path: string; problem: string }) => void = () => {},
+): Promise<Catalog> {
   const seeds = new Map<string, { seed: ProductSeed; fromFeatureList: boolean }>();
   const locales = (await readdir(contentDir, { withFileTypes: true }).catch(() => []))
     .filter((d) => d.isDirectory() && isValidLocaleCode(d.name))
@@ -172,10 +175,22 @@ export async function loadCatalog(contentDir: string): Promise<Catalog> {
     const folder = join(contentDir, locale, 'page_template');
     const files = (await readdir(folder).catch(() => [])).filter((f) => f.endsWith('.json'));
     for (const file of files) {
-      const template = sjson.parse(await readFile(join(folder, file), 'utf8'), undefined, {
-        protoAction: 'remove',
-        constructorAction: 'remove',
-      }) as Record<string, unknown>;
+      // Content never stops the server: a file the catalogue cannot use is skipped and named.
+      const where = join(locale, 'page_template', file);
+      let template: unknown;
+      try {
+        template = sjson.parse(await readFile(join(folder, file), 'utf8'), undefined, {
+          protoAction: 'remove',
+          constructorAction: 'remove',
+        });
+      } catch (error) {
+        warn({ where, path: '$', problem: `not readable JSON (${(error as Error).message}); no products from it` });
+        continue;
+      }
+      if (!isRecord(template)) {
+        warn({ where, path: '$', problem: 'a template must be an object; no products from it' });
+        continue;
+      }
       for (const found of productsIn(template, locale)) {
         const k = key(found.seed.id, locale);
         const known = seeds.get(k);
@@ -186,18 +201,21 @@ export async function loadCatalog(contentDir: string): Promise<Catalog> {
   return createCatalog([...seeds.values()].map((s) => s.seed));
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function productsIn(template: Record<string, unknown>, locale: string) {
   const found: { seed: ProductSeed; fromFeatureList: boolean }[] = [];
-  const components = ['header_components', 'body_components', 'footer_components'].flatMap((zone) =>
-    Array.isArray(template[zone]) ? (template[zone] as Record<string, unknown>[]) : [],
-  );
+  const components = ['header_components', 'body_components', 'footer_components']
+    .flatMap((zone) => (Array.isArray(template[zone]) ? (template[zone] as unknown[]) : []))
+    .filter(isRecord);
   for (const c of components) {
     if (c._content_type_uid === 'product_feature_list') {
-      const product = c.product as { id?: unknown; name?: unknown } | undefined;
-      const seed = seedOf({ id: product?.id, name: product?.name, ...c }, locale);
+      const product = isRecord(c.product) ? c.product : {};
+      const seed = seedOf({ ...c, id: product.id, name: product.name }, locale);
       if (seed) found.push({ seed, fromFeatureList: true });
     } else if (c._content_type_uid === 'product_teaser_grid' && Array.isArray(c.products)) {
-      for (const p of c.products as Record<string, unknown>[]) {
+      for (const p of c.products.filter(isRecord)) {
         const seed = seedOf(p, locale);
         if (seed) found.push({ seed, fromFeatureList: false });
       }
@@ -208,14 +226,15 @@ function productsIn(template: Record<string, unknown>, locale: string) {
 
 /** A product with an id, a name and a price; anything else in the content is not ours to sell. */
 function seedOf(entry: Record<string, unknown>, locale: string): ProductSeed | null {
-  const price = entry.price as { amount?: unknown; currency?: unknown } | undefined;
-  if (typeof entry.id !== 'string' || typeof entry.name !== 'string') return null;
-  if (typeof price?.amount !== 'number' || typeof price.currency !== 'string') return null;
-  const container = entry.pricingFootnotesContainer as { pricingFootnotes?: unknown } | undefined;
-  const footnotes = Array.isArray(container?.pricingFootnotes)
-    ? (container.pricingFootnotes as Record<string, unknown>[]).filter(
+  const price = isRecord(entry.price) ? entry.price : {};
+  if (typeof entry.id !== 'string' || entry.id === '' || typeof entry.name !== 'string') return null;
+  if (typeof price.amount !== 'number' || !Number.isFinite(price.amount) || price.amount < 0) return null;
+  if (typeof price.currency !== 'string' || !/^[A-Z]{3}$/.test(price.currency)) return null;
+  const container = isRecord(entry.pricingFootnotesContainer) ? entry.pricingFootnotesContainer : {};
+  const footnotes = Array.isArray(container.pricingFootnotes)
+    ? container.pricingFootnotes.filter(
         (f): f is PricingFootnote & Record<string, unknown> =>
-          typeof f.code === 'string' && typeof f.formattedFootnote === 'string',
+          isRecord(f) && typeof f.code === 'string' && typeof f.formattedFootnote === 'string',
       )
     : undefined;
   return {

@@ -55,7 +55,9 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     app.log.warn('GRAPHQL_TOKEN_SECRET is not set: data tokens are signed with a random secret until restart');
   }
   const tokens = createTokens(options.tokenSecret ?? randomBytes(32).toString('base64url'));
-  const catalog = options.catalog ?? (await loadCatalog(options.contentDir ?? 'content'));
+  const catalog =
+    options.catalog ??
+    (await loadCatalog(options.contentDir ?? 'content', (details) => app.log.warn(details, details.problem)));
   const demoChangeMs = options.demoChangeMs ?? DEMO_CHANGE_MS;
   if (demoChangeMs > 0) {
     const stop = startDemoChanges(catalog, demoChangeMs);
