@@ -20,7 +20,21 @@ t.test('first-visit locale: cookie, Accept-Language, fallback, default', async (
     ['exact locale, case-insensitive', { acceptLanguage: 'FR-ch', fallbackLocale: 'en-GB' }, 'fr-CH'],
     ['language part only', { acceptLanguage: 'fr-FR', fallbackLocale: 'en-GB' }, 'fr-CH'],
     ['bare language', { acceptLanguage: 'it', fallbackLocale: 'en-GB' }, 'it-CH'],
-    ['first preference wins', { acceptLanguage: 'de-DE, fr-CH;q=0.5', fallbackLocale: 'en-GB' }, 'de-CH'],
+    [
+      'an exact match anywhere beats a language part',
+      { acceptLanguage: 'de-DE,it-CH;q=0.8', fallbackLocale: 'en-GB' },
+      'it-CH',
+    ],
+    [
+      'exact matches in preference order',
+      { acceptLanguage: 'fr-FR, it-CH;q=0.9, fr-CH;q=0.5', fallbackLocale: 'en-GB' },
+      'it-CH',
+    ],
+    [
+      'first language part wins without exact match',
+      { acceptLanguage: 'de-DE, fr-FR;q=0.5', fallbackLocale: 'en-GB' },
+      'de-CH',
+    ],
     ['quality order', { acceptLanguage: 'fr;q=0.4, it;q=0.9', fallbackLocale: 'en-GB' }, 'it-CH'],
     ['unknown languages skipped', { acceptLanguage: 'en-US, es;q=0.8, fr;q=0.1', fallbackLocale: 'en-GB' }, 'fr-CH'],
     ['q=0 is a refusal', { acceptLanguage: 'fr;q=0, it;q=0.1', fallbackLocale: 'en-GB' }, 'it-CH'],

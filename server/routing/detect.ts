@@ -30,9 +30,9 @@ export function detectLocale(site: Site, signals: DetectionSignals): string {
 const MAX_ACCEPT_LANGUAGE = 1024;
 
 /**
- * In the visitor's order of preference, each entry matches a site locale exactly (`fr-CH`) or else
- * by its language part (`de-DE` → the site's `de` locale). Going entry by entry, rather than
- * exact matches across the whole header first, keeps a `de-DE, fr-CH;q=0.5` visitor in German.
+ * Every exact match (`it-CH`) across the whole list, in the visitor's order of preference, before
+ * any match by language part (`de-DE` → the site's `de` locale): `de-DE, it-CH;q=0.8` on a
+ * de-CH/fr-CH/it-CH site is Italian, the one locale the visitor named exactly.
  */
 function fromAcceptLanguage(site: Site, header: string | undefined): string | undefined {
   if (!header || header.length > MAX_ACCEPT_LANGUAGE) return undefined;
@@ -45,6 +45,8 @@ function fromAcceptLanguage(site: Site, header: string | undefined): string | un
   for (const tag of preferred) {
     const exact = site.locales.find((locale) => locale.toLowerCase() === tag.toLowerCase());
     if (exact) return exact;
+  }
+  for (const tag of preferred) {
     const language = tag.split('-')[0] ?? '';
     const byLanguage = /^[a-z]{2}$/i.test(language) ? localeForLanguage(site, language) : undefined;
     if (byLanguage) return byLanguage;

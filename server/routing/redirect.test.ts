@@ -14,7 +14,7 @@ function isSameSite(location: string): boolean {
   );
 }
 
-t.test('slash tricks never yield a protocol-relative Location', async (t) => {
+t.test('a path target with slash tricks never yields a protocol-relative Location', async (t) => {
   const rows: [string, string][] = [
     ['//evil.example/', '/evil.example/'],
     ['///evil.example/', '/evil.example/'],
@@ -34,9 +34,31 @@ t.test('slash tricks never yield a protocol-relative Location', async (t) => {
     ['/.//evil.example?x#y', '/evil.example?x#y'],
   ];
   for (const [target, expected] of rows) {
-    const location = buildLocation(site, target);
+    const location = buildPathLocation(target);
     t.equal(location, expected, JSON.stringify(target));
     t.ok(location !== null && isSameSite(location), `${JSON.stringify(target)} stays on the site`);
+  }
+});
+
+t.test('a target that a browser reads as another host leaves the host: refused unless external', async (t) => {
+  const rows: [string, string | null, string | null][] = [
+    // target, without external, with external
+    ['//evil.example/', null, 'https://evil.example/'],
+    ['///evil.example/', null, 'https://evil.example/'],
+    ['/\\evil.example/', null, 'https://evil.example/'],
+    ['\\\\evil.example/', null, 'https://evil.example/'],
+    ['/\\/evil.example/', null, 'https://evil.example/'],
+    [' //evil.example', null, 'https://evil.example/'],
+    ['/\t/evil.example', null, 'https://evil.example/'],
+    ['/\n/evil.example', null, 'https://evil.example/'],
+    ['//www.halden.ch/it?x=1', '/it?x=1', '/it?x=1'],
+    ['//ch.localhost/fr', '/fr', '/fr'],
+    ['/a/..//evil.example', '/evil.example', '/evil.example'],
+    ['/de//evil.example/', '/de/evil.example/', '/de/evil.example/'],
+  ];
+  for (const [target, plain, external] of rows) {
+    t.equal(buildLocation(site, target), plain, `${JSON.stringify(target)} without external`);
+    t.equal(buildLocation(site, target, { external: true }), external, `${JSON.stringify(target)} external`);
   }
 });
 

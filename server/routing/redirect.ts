@@ -13,9 +13,12 @@ export function isAllowedRedirectStatus(status: unknown): status is RedirectStat
 }
 
 export function buildLocation(site: Site, target: string, opts: { external?: boolean } = {}): string | null {
-  const cleaned = asBrowserSeesIt(target);
+  let cleaned = asBrowserSeesIt(target);
   if (cleaned === null) return null;
-  if (isPathTarget(cleaned)) return buildPathLocation(cleaned);
+  // `//host/x` (and `\\host`, `/\host`, which browsers read alike) leaves the host: it is judged
+  // as the https URL it stands for, never flattened into a path of this site.
+  if (NETWORK_PATH.test(cleaned)) cleaned = `https://${cleaned.replace(NETWORK_PATH, '')}`;
+  else if (isPathTarget(cleaned)) return buildPathLocation(cleaned);
   // A scheme-less reference (`evil.example/x`, `x-1`) would resolve against the current URL: refuse.
   const scheme = SCHEME.exec(cleaned)?.[1]?.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') return null;
@@ -54,6 +57,7 @@ export function buildPathLocation(target: string): string | null {
 }
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
+const NETWORK_PATH = /^[/\\]{2,}/;
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
 
 function isPathTarget(target: string): boolean {

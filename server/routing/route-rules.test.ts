@@ -40,13 +40,19 @@ t.test('rules that fire', async (t) => {
       ok('https://shop.example/x'),
     ],
     [
-      'protocol-relative target made same-site',
-      { redirect: '//evil.example/x' },
+      'protocol-relative target marked external leaves by https, query dropped',
+      { redirect: { to: '//shop.example/x', external: true } },
+      '/de/cs/aktion',
+      '?utm=1',
+      ok('https://shop.example/x'),
+    ],
+    [
+      'protocol-relative target on the own host is a path',
+      { redirect: '//www.halden.ch/it' },
       '/de/cs/aktion',
       '',
-      ok('/evil.example/x'),
+      ok('/it'),
     ],
-    ['backslash target made same-site', { redirect: '/\\evil.example/x' }, '/de/cs/aktion', '', ok('/evil.example/x')],
   ];
   for (const [name, rule, path, query, expected] of rows) {
     const site = multilingualSite({ routeRules: { '/de/cs/aktion': rule } });
@@ -80,6 +86,10 @@ t.test('refused rules are ignored with a warning', async (t) => {
     ['off-site without external', { redirect: 'https://evil.example/' }, /refused/],
     ['off-site with external false', { redirect: { to: 'https://evil.example/', external: false } }, /refused/],
     ['scheme-less relative target', { redirect: 'evil.example/x' }, /refused/],
+    ['protocol-relative without external', { redirect: '//evil.example/x' }, /refused/],
+    ['backslash host without external', { redirect: '/\\evil.example/x' }, /refused/],
+    ['double backslash without external', { redirect: '\\\\evil.example/x' }, /refused/],
+    ['tab between the slashes', { redirect: '/\t/evil.example/x' }, /refused/],
     ['status 200', { redirect: { to: '/fr', statusCode: 200 } }, /status 200/],
     ['status 303', { redirect: { to: '/fr', statusCode: 303 } }, /status 303/],
     ['no target', { redirect: { to: undefined as unknown as string } }, /no redirect target/],
