@@ -7,6 +7,7 @@ import { buildBreadcrumbs } from './breadcrumbs.ts';
 import { FootnoteCollection } from './footnotes.ts';
 import { type Alternate, buildHead, pageHeading } from './head.ts';
 import { placeLegalSection } from './legal.ts';
+import { internalLink, type LinkBase } from './links.ts';
 import type { PageModel, SwitcherLink } from './model.ts';
 
 export interface PageInput {
@@ -23,7 +24,8 @@ export interface PageInput {
   canonicalUrl: string;
   alternates: Alternate[];
   homeHref: string;
-  linkPrefix: string;
+  /** How links written in content become links of this page. */
+  links: LinkBase;
   languages: SwitcherLink[];
   countries: SwitcherLink[];
   preview: boolean;
@@ -73,7 +75,7 @@ export function assemblePage(input: PageInput): PageModel {
       page,
       homeLabel: t('breadcrumbs.home'),
       homeHref: input.homeHref,
-      linkPrefix: input.linkPrefix,
+      links: input.links,
       title: heading,
     }),
     breadcrumbsTheme: {
@@ -101,7 +103,10 @@ function headerProps(input: PageInput): HeaderProps | null {
   return {
     title: nav.title,
     homeHref: input.homeHref,
-    links: nav.links.filter((l) => l.url.startsWith('/') && !l.url.startsWith('//') && !l.url.startsWith('/\\')),
+    links: nav.links.flatMap((l) => {
+      const url = internalLink(l.url, input.links);
+      return url ? [{ title: l.title, url }] : [];
+    }),
     currentPath: input.path,
     labels: {
       home: t('header.homeLink', { brand: nav.title }),

@@ -21,8 +21,15 @@ const page = (segments: TaxonomySegment[]): PageEntry => ({
   url_taxonomy: [{ url_taxonomy_segments: segments }],
 });
 
+const base = (prefix: string) => ({
+  prefix,
+  languages: prefix ? ['de', 'fr', 'it'] : [],
+  hosts: ['www.halden.ch', 'ch.localhost'],
+});
+
 function crumbs(segments: TaxonomySegment[], linkPrefix = '/de', homeHref = '/de'): Crumb[] {
-  return buildBreadcrumbs({ page: page(segments), homeLabel: 'Startseite', homeHref, linkPrefix, title: 'Spüler' });
+  const links = base(linkPrefix);
+  return buildBreadcrumbs({ page: page(segments), homeLabel: 'Startseite', homeHref, links, title: 'Spüler' });
 }
 
 t.test('the trail is Home, the visible taxonomy levels, then the page title', async (t) => {
@@ -49,7 +56,7 @@ t.test('Home links to the host root given, and the page title never links', asyn
 
 t.test('a page without taxonomy has only Home and the title', async (t) => {
   const entry = { ...page([]), url_taxonomy: [] };
-  t.same(buildBreadcrumbs({ page: entry, homeLabel: 'Home', homeHref: '/', linkPrefix: '', title: 'T' }), [
+  t.same(buildBreadcrumbs({ page: entry, homeLabel: 'Home', homeHref: '/', links: base(''), title: 'T' }), [
     { label: 'Home', href: '/' },
     { label: 'T' },
   ]);
@@ -64,7 +71,8 @@ t.test('where a taxonomy link takes the visitor', async (t) => {
     ['external javascript: link', external('javascript:alert(1)'), '/de', undefined],
     ['external JavaScript: in mixed case', external('JaVaScRiPt:alert(1)'), '/de', undefined],
     ['external data: link', external('data:text/html,<script>alert(1)</script>'), '/de', undefined],
-    ['external relative link', external('/cs/kueche'), '/de', undefined],
+    ['external-typed path stays on the site', external('/cs/kueche'), '/de', '/de/cs/kueche'],
+    ['external link on the own host', external('https://www.halden.ch/de/cs/kueche'), '/de', '/de/cs/kueche'],
     ['internal javascript: link', internal('javascript:alert(1)'), '/de', undefined],
     ['internal protocol-relative //evil', internal('//evil.example/x'), '', undefined],
     ['internal backslash /\\evil', internal('/\\evil.example/x'), '', undefined],
@@ -76,6 +84,34 @@ t.test('where a taxonomy link takes the visitor', async (t) => {
     const middle = crumbs([segment('Level', link)], prefix)[1];
     t.equal(middle?.label, 'Level', `${label}: label kept`);
     t.equal(middle?.href, expected, label);
+  }
+});
+
+t.test('a content link with or without the prefix, or absolute on the own host, is the same link', async (t) => {
+  const cases: [string, string, string | undefined][] = [
+    // link as written, page prefix → rendered href
+    ['/cs/kueche-200', '/de', '/de/cs/kueche-200'],
+    ['/de/cs/kueche-200', '/de', '/de/cs/kueche-200'],
+    ['/DE/cs/kueche-200', '/de', '/DE/cs/kueche-200'],
+    ['https://www.halden.ch/cs/kueche-200', '/de', '/de/cs/kueche-200'],
+    ['https://www.halden.ch/de/cs/kueche-200', '/de', '/de/cs/kueche-200'],
+    ['http://WWW.HALDEN.CH./de/cs/kueche-200?x=1#y', '/de', '/de/cs/kueche-200?x=1#y'],
+    ['//ch.localhost/de/cs/kueche-200', '/de', '/de/cs/kueche-200'],
+    [' /cs/kueche-200 ', '/de', '/de/cs/kueche-200'],
+    ['/fr/cs/cuisine-200', '/de', '/fr/cs/cuisine-200'],
+    ['/', '/de', '/de'],
+    ['/de', '/de', '/de'],
+    ['/cs/kueche-200', '', '/cs/kueche-200'],
+    ['https://www.halden.ch/cs/kueche-200', '', '/cs/kueche-200'],
+    ['https://www.halden.de/cs/kueche-200', '/de', undefined],
+    ['//evil.example/de/cs/x', '/de', undefined],
+  ];
+  for (const [url, prefix, expected] of cases) {
+    t.equal(
+      crumbs([segment('Level', internal(url))], prefix)[1]?.href,
+      expected,
+      `${url} on ${prefix || 'a single-language domain'}`,
+    );
   }
 });
 

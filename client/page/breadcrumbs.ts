@@ -1,4 +1,5 @@
 import type { PageEntry } from '../../common/content.ts';
+import { externalLink, internalLink, type LinkBase } from './links.ts';
 
 export interface Crumb {
   label: string;
@@ -11,33 +12,17 @@ interface BreadcrumbInput {
   homeLabel: string;
   /** The host root with the language on multilingual domains: `/de` or `/`. */
   homeHref: string;
-  /** Locale prefix for internal taxonomy links: `/de` or ''. */
-  linkPrefix: string;
+  /** How taxonomy links from content become links of this page. */
+  links: LinkBase;
   /** The page title shown as the heading (page_title, else title). */
   title: string;
-}
-
-/** Only http(s) URLs may leave the site from a breadcrumb; anything else loses its link. */
-function externalHref(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function internalHref(prefix: string, url: string): string | undefined {
-  // `//host` and `/\host` are other hosts to a browser: never let taxonomy links become them.
-  if (!url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return undefined;
-  return `${prefix}${url}`;
 }
 
 /**
  * Spec section 2 "Breadcrumbs": Home, the taxonomy segments not excluded from breadcrumbs, then the
  * page title as the current page.
  */
-export function buildBreadcrumbs({ page, homeLabel, homeHref, linkPrefix, title }: BreadcrumbInput): Crumb[] {
+export function buildBreadcrumbs({ page, homeLabel, homeHref, links, title }: BreadcrumbInput): Crumb[] {
   const segments = page.url_taxonomy[0]?.url_taxonomy_segments ?? [];
   const middle = segments
     .filter((s) => !s.exclude_from_breadcrumbs)
@@ -46,8 +31,8 @@ export function buildBreadcrumbs({ page, homeLabel, homeHref, linkPrefix, title 
       const href = !link
         ? undefined
         : link.url_type === 'external'
-          ? externalHref(link.url)
-          : internalHref(linkPrefix, link.url);
+          ? externalLink(link.url, links)
+          : internalLink(link.url, links);
       return href ? { label: s.title, href } : { label: s.title };
     });
   return [{ label: homeLabel, href: homeHref }, ...middle, { label: title }];

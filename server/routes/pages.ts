@@ -8,7 +8,8 @@ import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
 import type { ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
-import type { SitesConfig } from '../../common/site.ts';
+import { languageOf } from '../../common/locales.ts';
+import { isMultilingual, type SitesConfig } from '../../common/site.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
@@ -243,7 +244,11 @@ export async function buildPage(
       canonicalUrl: site.url + canonicalPath,
       alternates: links.alternates,
       homeHref: prefix || '/',
-      linkPrefix: prefix,
+      links: {
+        prefix,
+        languages: isMultilingual(site) ? site.locales.map(languageOf) : [],
+        hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
+      },
       languages: links.languages,
       countries: links.countries,
       preview: preview !== undefined,
