@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { constants as zlib } from 'node:zlib';
@@ -304,7 +304,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Visitors get the status text, never the error's own message or stack.
     return sendError(reply, deps, {
       status,
-      message: status === 500 ? 'Internal Server Error' : 'Bad Request',
+      message: STATUS_CODES[status] ?? 'Internal Server Error',
       path: '',
       locale: request.site?.defaultLocale ?? sites.fallbackLocale,
     });

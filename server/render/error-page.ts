@@ -1,7 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { createElement } from 'react';
 import { ErrorDocument } from '../../client/document.tsx';
-import type { MessageCatalog } from '../../client/i18n/messages.ts';
+import type { MessageCatalog, Translate } from '../../client/i18n/messages.ts';
 import { documentTitle } from '../../client/page/head.ts';
 import type { ErrorModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
@@ -29,12 +30,7 @@ export async function sendError(
 ): Promise<FastifyReply> {
   const t = await deps.messages.translator(input.locale);
   const notFound = input.status === 404;
-  const title =
-    input.status === 503
-      ? t('error.unavailable.title')
-      : notFound
-        ? t('error.notFound.title')
-        : t('error.server.title');
+  const title = statusTitle(input.status, t);
   const description = input.message || (notFound ? t('error.notFound.description') : t('error.server.description'));
   const model: ErrorModel = {
     kind: 'error',
@@ -58,4 +54,22 @@ export async function sendError(
   const stream = await streamDocument(element, () => {});
   if (input.status === 503) reply.header('retry-after', '30');
   return reply.status(input.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(stream);
+}
+
+/** The heading names the status of the status line: a 400 is never titled "Internal Server Error". */
+export function statusTitle(status: number, t: Translate): string {
+  switch (status) {
+    case 400:
+      return t('error.badRequest.title');
+    case 404:
+      return t('error.notFound.title');
+    case 414:
+      return t('error.uriTooLong.title');
+    case 500:
+      return t('error.server.title');
+    case 503:
+      return t('error.unavailable.title');
+    default:
+      return STATUS_CODES[status] ?? t('error.server.title');
+  }
 }

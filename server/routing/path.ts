@@ -2,7 +2,9 @@ import { messages } from './decision.ts';
 
 /**
  * Safe parsing of the request target. Hostile input (bad percent-encoding, NUL, dot segments,
- * encoded slashes, double slashes, raw non-ASCII, overlong paths) is an answer, never an exception.
+ * encoded slashes, double slashes, raw non-ASCII, overlong paths) is an answer, never an exception:
+ * 400 only for a path that cannot be decoded (broken percent-encoding, not UTF-8, not a path at
+ * all), 414 for an overlong one, and 404 for one that decodes but cannot name a page.
  */
 
 export const MAX_PATH_LENGTH = 2048;
@@ -22,23 +24,31 @@ export interface ParsedPath {
 
 export interface BadTarget {
   ok: false;
-  status: 400 | 414;
+  status: 400 | 404 | 414;
   message: string;
 }
 
 export function parsePath(rawPath: string): ParsedPath | BadTarget {
   if (rawPath.length > MAX_PATH_LENGTH) return bad(414);
-  // RFC 3986 pchar only: browsers encode everything else, so a raw space, backslash, NUL or
-  // non-ASCII byte comes from a hand-made request. `//` at the start reads as a host to browsers.
-  if (!RAW_PATH.test(rawPath) || BROKEN_ESCAPE.test(rawPath) || rawPath.startsWith('//')) return bad(400);
+  if (!rawPath.startsWith('/') || BROKEN_ESCAPE.test(rawPath)) return bad(400);
   const trimmed = rawPath.replace(/\/+$/, '');
   const rawSegments = trimmed === '' ? [] : trimmed.slice(1).split('/');
-  if (rawSegments.includes('')) return bad(400);
   const segments: string[] = [];
   for (const raw of rawSegments) {
     const segment = decodeSegment(raw);
-    if (segment === null) return bad(400);
+    if (segment === undefined) return bad(400);
     segments.push(segment);
+  }
+  // RFC 3986 pchar only: browsers encode everything else, so a raw space, backslash, NUL or
+  // non-ASCII byte comes from a hand-made request. `//` reads as a host to browsers. Such a path
+  // decodes, so it is a page that does not exist, not a bad request.
+  if (
+    !RAW_PATH.test(rawPath) ||
+    rawPath.startsWith('//') ||
+    rawSegments.includes('') ||
+    segments.some((s) => s === '')
+  ) {
+    return { ok: false, status: 404, message: messages.noRoute(rawPath) };
   }
   return {
     ok: true,
@@ -63,14 +73,15 @@ const PRINTABLE_ASCII = /^[!-~]*$/;
 // A segment that decodes to a separator or a control character would change the path's shape.
 const UNSAFE_DECODED = /[/\\\p{Cc}]/u;
 
-function decodeSegment(raw: string): string | null {
+/** The decoded segment; '' when it decodes to something no page path holds; undefined when it does not decode. */
+function decodeSegment(raw: string): string | undefined {
   let segment: string;
   try {
     segment = decodeURIComponent(raw);
   } catch {
-    return null; // not UTF-8
+    return undefined; // not UTF-8
   }
-  if (segment === '.' || segment === '..' || UNSAFE_DECODED.test(segment)) return null;
+  if (segment === '.' || segment === '..' || UNSAFE_DECODED.test(segment)) return '';
   return segment;
 }
 
