@@ -51,12 +51,12 @@ async function healthy(origin: string): Promise<boolean> {
  * Starts the production build (`node dist/server/main.js`) on a free port and waits, bounded, until
  * `/healthcheck` answers 200. Register `stop` with `t.teardown`.
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -124,10 +124,12 @@ function get(
  * The usual set-up of a browser test file: the built server and Chromium, both stopped when the
  * file's tests end. Call with top-level await: `const { server, browser } = await startSuite(t)`.
  */
-export async function startSuite(t: {
-  teardown(fn: () => unknown): void;
-}): Promise<{ server: RunningServer; browser: Browser }> {
-  const server = await startServer();
+export async function startSuite(
+  t: { teardown(fn: () => unknown): void },
+  /** Extra environment of the server (another CONTENT_DIR). */
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; browser: Browser }> {
+  const server = await startServer(env);
   const browser = await launchBrowser();
   t.teardown(async () => {
     await browser.close();
