@@ -9,7 +9,7 @@ import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyMiddie from '@fastify/middie';
 import fastifyStatic from '@fastify/static';
 import fastifyUnderPressure from '@fastify/under-pressure';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import type { Site, SitesConfig } from '../common/site.ts';
 import { loadSitesConfig } from './config/sites.ts';
@@ -129,6 +129,8 @@ const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
 /** Builds the app with every plugin and route wired, ready for `inject()` or `listen()`. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const dev = options.dev ?? false;
+  /** The error page for requests the router refuses before any hook runs; set once the page deps exist. */
+  const undecodable: { reply?: (status: number, host: string | undefined, reply: FastifyReply) => unknown } = {};
   const app = Fastify({
     logger: options.logger ?? false,
     // Issue 10: two log lines per request cost more than serving a cached page; off in production.
@@ -141,6 +143,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    // A URL the router cannot decode gets the site's 400 page, not the router's JSON echoing it back.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      return undecodable.reply?.(status, request.headers.host, reply);
+    },
   });
 
   const sitesConfig =
@@ -176,6 +183,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
+  undecodable.reply = (status, host, reply) => {
+    const found = hosts.resolve(host);
+    const locale = 'site' in found ? found.site.defaultLocale : sites.fallbackLocale;
+    return sendError(reply, deps, { status, message: STATUS_CODES[status] ?? 'Bad Request', path: '', locale });
+  };
 
   // Shed load with 503 + Retry-After before the event loop stalls
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.

@@ -39,9 +39,11 @@ t.test('the page shows everything but the broken component', async (t) => {
     indexes.map((_, i) => i + 1),
     `footnotes numbered without a gap (${indexes.join(', ')})`,
   );
-  const targets = await page.locator('sup.cite a').evaluateAll((links) =>
-    links.map((a) => Boolean(document.getElementById((a.getAttribute('href') ?? '').slice(1)))),
-  );
+  const targets = await page
+    .locator('sup.cite a')
+    .evaluateAll((links) =>
+      links.map((a) => Boolean(document.getElementById((a.getAttribute('href') ?? '').slice(1)))),
+    );
   t.ok(targets.length > 0 && targets.every(Boolean), 'every citation left lands on a legal item');
   t.match(server.output(), /features-dishwasher/, 'the server logged the left-out component');
 });
