@@ -105,6 +105,8 @@ for (const base of BASES) {
             contentDir: dir,
             htmlCache: false,
             data: { demoChangeMs: 0 },
+            // Load shedding answers 503 on a busy machine: a statement about the machine, not the content.
+            pressure: { maxEventLoopDelay: 0, maxHeapUsedBytes: 0 },
             logger: { level: 'warn', stream },
           });
           await app.ready();

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
+import { Window } from 'happy-dom';
 
 /**
  * Content mutated the way editors do: an optional field removed, a group emptied, a number where
@@ -122,15 +123,33 @@ export function applyMutations(tree: Tree, mutations: readonly Mutation[]): { tr
   return { tree: next, labels };
 }
 
-/** Hostile markers as live markup: a script element, an event handler, a script URL. Escaped text never matches. */
-const LIVE_MARKUP = [
-  /<script>alert\("FUZZ"\)/,
-  /<script>fuzz\(\)/,
-  /<[a-z][^<>]*\son[a-z]+=["']?fuzz/i,
-  /\s(href|src|action|formaction)=["']?\s*javascript:fuzz/i,
-];
-
-/** The first hostile marker `body` carries as live markup, if any. */
+/**
+ * The first hostile marker `body` carries as live markup, if any: a script element running it, an
+ * event-handler attribute calling it, a script URL in a link. The document is parsed, so a marker
+ * escaped into text or an attribute value does not count.
+ */
 export function unescapedMarkup(body: string): string | undefined {
-  return LIVE_MARKUP.find((marker) => marker.test(body))?.source;
+  const window = new Window({
+    settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
+  });
+  try {
+    const document = window.document;
+    document.write(body);
+    for (const script of document.querySelectorAll('script')) {
+      const type = script.getAttribute('type') ?? '';
+      if (!/json/.test(type) && /fuzz|FUZZ/.test(script.textContent ?? '')) return `<script> ${script.textContent}`;
+    }
+    for (const element of document.querySelectorAll('*')) {
+      for (const attribute of element.attributes) {
+        const name = attribute.name.toLowerCase();
+        const value = (attribute.value ?? '').trim().toLowerCase();
+        if (name.startsWith('on') && value.includes('fuzz')) return `${element.tagName} ${name}="${attribute.value}"`;
+        if (['href', 'src', 'action', 'formaction'].includes(name) && value.startsWith('javascript:'))
+          return `${element.tagName} ${name}="${attribute.value}"`;
+      }
+    }
+    return undefined;
+  } finally {
+    window.close();
+  }
 }
