@@ -11,8 +11,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const env = readEnv();
   const dev = env.NODE_ENV === 'development';
+  // The client is made before the app it serves; its warnings go to the app's log once there is one.
+  const log: { warn?: (details: object, message: string) => void } = {};
   const content = env.CONTENT_SERVICE_URL
     ? createUpstreamContentService({
+        logger: { warn: (details, message) => log.warn?.(details, message) },
         contentServiceUrl: env.CONTENT_SERVICE_URL,
         appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
         cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000,
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
       : { level: 'info' },
   });
+  log.warn = (details, message) => app.log.warn(details, message);
   app.addHook('onClose', async () => {
     await content?.close();
     await vite?.close();

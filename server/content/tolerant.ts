@@ -43,6 +43,7 @@ const LAYOUTS: readonly LayoutName[] = ['default', 'minimal', 'base-logo-only', 
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
