@@ -112,7 +112,7 @@ for (const base of BASES) {
           await app.ready();
         } catch (error) {
           problems.push(`server did not start after ${labels.join('; ')}: ${(error as Error).message}`);
-          return false;
+          return LONG;
         }
         try {
           for (const { file, locale, uuid } of pages) {
