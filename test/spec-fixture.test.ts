@@ -65,6 +65,7 @@ async function checkEveryPage(t: Test, app: FastifyInstance, warnings: object[])
   t.match(product.body, /<section class="rich-text">[\s\S]*?<sup class="cite"><a href="#fn-uvp"[^>]*>1<\/a>/);
   t.match(product.body, /href="#fn-patent-1"[^>]*>2</, 'content footnotes number after the pricing one');
   t.match(product.body, /id="garantie"/, "the legal block's own footnote keeps its anchor");
+  t.notMatch(product.body, 'fn-unseen', 'a component of an unknown type renders nothing, its notes neither');
   t.notMatch(product.body, '/de/de/', 'no link carries the language prefix twice');
   t.match(product.body, 'href="/de/cs/kuehlen-200"', 'a taxonomy link without the prefix gets it once');
 

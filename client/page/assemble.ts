@@ -1,6 +1,6 @@
 import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
 import type { HeaderProps } from '../../islands/header/Header.tsx';
-import { ISLAND_COMPONENTS } from '../components/registry.tsx';
+import { ISLAND_COMPONENTS, registry } from '../components/registry.tsx';
 import type { Translate } from '../i18n/messages.ts';
 import { LAYOUTS } from '../layouts/layouts.ts';
 import { buildBreadcrumbs } from './breadcrumbs.ts';
@@ -42,7 +42,9 @@ export function assemblePage(input: PageInput): PageModel {
     footer: template?.footer_components ?? [],
   };
   const footnotes = new FootnoteCollection();
-  footnotes.register([...zones.header, ...zones.body, ...zones.footer], { clear: true });
+  // A component of an unknown type renders nothing, so it cites nothing: its notes are not listed.
+  const rendered = [...zones.header, ...zones.body, ...zones.footer].filter((c) => registry[c._content_type_uid]);
+  footnotes.register(rendered, { clear: true });
   const placed = placeLegalSection(zones, footnotes, t('legal.title'));
 
   const layoutName = input.forceLayout ?? template?.layout ?? 'default';
