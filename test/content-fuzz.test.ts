@@ -125,7 +125,7 @@ for (const base of BASES) {
               counts.serverErrors++;
               problems.push(`${answer.status} for ${locale} page ${uuid} (${answer.url}) after ${labels.join('; ')}`);
             }
-            const live = unescapedMarkup(answer.body);
+            const live = await unescapedMarkup(answer.body);
             if (live) problems.push(`${live} unescaped in ${answer.url} after ${labels.join('; ')}`);
           }
         } finally {

@@ -128,7 +128,7 @@ export function applyMutations(tree: Tree, mutations: readonly Mutation[]): { tr
  * event-handler attribute calling it, a script URL in a link. The document is parsed, so a marker
  * escaped into text or an attribute value does not count.
  */
-export function unescapedMarkup(body: string): string | undefined {
+export async function unescapedMarkup(body: string): Promise<string | undefined> {
   const window = new Window({
     settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true },
   });
@@ -150,6 +150,7 @@ export function unescapedMarkup(body: string): string | undefined {
     }
     return undefined;
   } finally {
-    window.close();
+    // Closing is asynchronous: a window not waited for keeps its document alive.
+    await window.happyDOM.close();
   }
 }
