@@ -264,7 +264,7 @@ export async function buildPage(
         where: source,
         uid: component.uid,
         path: componentPath(template ?? usable, component),
-        problem: `throws while rendering (${error instanceof Error ? error.message : String(error)}); component left out`,
+        problem: `throws while rendering (${(error instanceof Error ? error.message : String(error)).slice(0, 200)}); component left out`,
       });
     usable = withoutFailed(usable, failures);
     model = assemble(usable);
