@@ -25,7 +25,7 @@ function recordRuntime(runtime: IslandRuntime): Plugin {
 
 // React DOM hydrates by default; ISLAND_RUNTIME=preact swaps in preact/compat, which islands reach
 // through React's own import names (docs/decisions/0013-island-hydration-runtime.md).
-const runtime = islandRuntime();
+const runtime = islandRuntime(process.env.ISLAND_RUNTIME);
 
 export default defineConfig({
   base: '/assets/',

@@ -6,8 +6,8 @@
 export const ISLAND_RUNTIMES = ['react', 'preact'] as const;
 export type IslandRuntime = (typeof ISLAND_RUNTIMES)[number];
 
-/** React DOM unless the variable asks for Preact; anything else is a mistake worth stopping the build for. */
-export function islandRuntime(value = process.env.ISLAND_RUNTIME): IslandRuntime {
+/** The value of ISLAND_RUNTIME read: React DOM unless it asks for Preact; anything else is a mistake worth stopping the build for. */
+export function islandRuntime(value: string | undefined): IslandRuntime {
   if (value === undefined || value === '') return 'react';
   if ((ISLAND_RUNTIMES as readonly string[]).includes(value)) return value as IslandRuntime;
   throw new Error(

@@ -12,7 +12,7 @@ import { ROOT, startServer } from './server.ts';
  * transferred and long tasks on a 4x slower CPU. Timings are printed for the closing note, never
  * asserted (they depend on the machine).
  */
-const RUNTIME = islandRuntime();
+const RUNTIME = islandRuntime(process.env.ISLAND_RUNTIME);
 const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const ISLANDS = ['header', 'parallax', 'price'];
 /** The parallax island hydrates when it comes into view: bring it there. */
