@@ -9,6 +9,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# Islands hydrate with React DOM; `--build-arg ISLAND_RUNTIME=preact` builds the preact/compat variant.
+ARG ISLAND_RUNTIME=react
 RUN npm run build
 
 # ---- runtime: production dependencies, the build output and the data the server reads ----

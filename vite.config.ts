@@ -1,5 +1,6 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { LAYOUT_NAMES } from './client/layouts/layouts.ts';
+import { browserAliases, type IslandRuntime, islandRuntime, RUNTIME_RECORD } from './islands/hydration-library.ts';
 
 /**
  * The browser build: the island runtime, one chunk per island, and one stylesheet per layout, with
@@ -12,19 +13,29 @@ export const ISLAND_ENTRIES = {
   price: 'islands/price/Price.tsx',
 };
 
+/** Writes the runtime next to the manifest: `npm start` rebuilds when the requested one differs. */
+function recordRuntime(runtime: IslandRuntime): Plugin {
+  return {
+    name: 'vitrine-record-island-runtime',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: RUNTIME_RECORD, source: `${JSON.stringify({ runtime })}\n` });
+    },
+  };
+}
+
+// React DOM hydrates by default; ISLAND_RUNTIME=preact swaps in preact/compat, which islands reach
+// through React's own import names (docs/decisions/0013-island-hydration-runtime.md).
+const runtime = islandRuntime(process.env.ISLAND_RUNTIME);
+
 export default defineConfig({
   base: '/assets/',
-  // Islands keep React's API but hydrate with Preact in the browser: React DOM's client alone costs
-  // a long task to evaluate on a slow phone (docs/decisions/0013-preact-for-island-hydration.md).
   resolve: {
-    alias: [
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-      { find: /^react$/, replacement: 'preact/compat' },
-    ],
+    alias: Object.entries(browserAliases(runtime)).map(([name, replacement]) => ({
+      find: new RegExp(`^${name}$`),
+      replacement,
+    })),
   },
+  plugins: [recordRuntime(runtime)],
   publicDir: false,
   build: {
     outDir: 'dist/client',

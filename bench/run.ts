@@ -12,7 +12,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { RUNTIME_RECORD } from '../islands/hydration-library.ts';
 import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
+import { formatRuntimeRows, runtimeRows } from './island-runtimes.ts';
 import { get, HAS_TASKSET, LOAD_CORE, measure, pinSelf, type Round, rssOf, SERVER_CORE, startNode } from './lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -83,6 +85,9 @@ function pageScripts(html: string): { gzip: number; br: number } {
   return { gzip, br };
 }
 
+/** HTML of every page that answered 200, by scenario name: the island-runtime rows count its islands. */
+const pageHtml = new Map<string, string>();
+
 /** HTML as sent (identity) and gzip as the server sends it, plus the page's JavaScript. */
 async function pageBytes(port: number, path: string, expected: number) {
   const plain = await get(port, path, HEADERS);
@@ -107,6 +112,10 @@ async function serverRows(label: string, env: Record<string, string>): Promise<R
   try {
     for (const scenario of SCENARIOS) {
       const bytes = await pageBytes(server.port, scenario.path, scenario.status);
+      if (scenario.status === 200) {
+        const page = await get(server.port, scenario.path, HEADERS);
+        pageHtml.set(scenario.name, page.body.toString('utf8'));
+      }
       process.stderr.write(`  ${scenario.name} (${label})…`);
       const round = await measure(server.pid, server.port, scenario.path, HEADERS, plan);
       process.stderr.write(` ${Math.round(round.rps)} req/s\n`);
@@ -176,18 +185,19 @@ function table(rows: Row[]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line), ...notes].join('\n');
 }
 
-/** The island runtime: its entry chunk and everything it imports, minified as built. */
+/** The island runtime: its entry chunk and everything it imports (the hydrating library too), minified as built. */
 function runtimeLine(): string {
   const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<
     string,
-    { file: string; imports?: string[] }
+    { file: string; imports?: string[]; dynamicImports?: string[] }
   >;
+  const { runtime } = JSON.parse(readFileSync(join(CLIENT_DIR, RUNTIME_RECORD), 'utf8')) as { runtime: string };
   const files = new Set<string>();
   const visit = (src: string) => {
     const chunk = manifest[src];
     if (!chunk || files.has(chunk.file)) return;
     files.add(chunk.file);
-    for (const dep of chunk.imports ?? []) visit(dep);
+    for (const dep of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(dep);
   };
   visit('islands/main.ts');
   let min = 0;
@@ -197,7 +207,7 @@ function runtimeLine(): string {
     min += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
   }
-  return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, preact/compat included)`;
+  return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, ${runtime === 'preact' ? 'preact/compat' : 'React DOM'} included)`;
 }
 
 /** The preview script's size, measured by the SDK's own script (issue 9), or "not built". */
@@ -261,9 +271,12 @@ async function main(): Promise<void> {
     ...(await baselineRows()),
   ];
   const extra = [runtimeLine(), ...(await previewLines()), ...(await subscriptionLines())];
+  const runtimes = formatRuntimeRows(runtimeRows(CLIENT_DIR, pageHtml));
 
   console.log('');
   console.log(table(rows));
+  console.log('');
+  for (const line of runtimes) console.log(line);
   console.log('');
   for (const line of extra) console.log(line);
   const find = (name: string) => rows.find((r) => r.name === name);

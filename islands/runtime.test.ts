@@ -4,13 +4,15 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import t from 'tap';
 import { serializeInlineJson } from '../common/inline-json.ts';
+import { browserImport, browserUrl, hydratedBy, RUNTIME } from '../test/browser-modules.ts';
 import Counter from './fixtures/counter.tsx';
 
 /**
  * The island runtime in happy-dom: which islands hydrate, when (each strategy), in which order,
- * and that static HTML outside islands is left alone. The browser tests cover real Chromium.
+ * and that static HTML outside islands is left alone; the server renders with React, the runtime
+ * hydrates with the library ISLAND_RUNTIME names. The browser tests cover real Chromium.
  */
-const COUNTER_URL = pathToFileURL('islands/fixtures/counter.tsx').href;
+const COUNTER_URL = browserUrl(pathToFileURL('islands/fixtures/counter.tsx'));
 
 const window = new Window({ url: 'https://www.halden.co.uk/' });
 const globals = globalThis as Record<string, unknown>;
@@ -55,13 +57,14 @@ async function until(check: () => boolean, what: string): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const { start } = await import('./runtime.ts');
+const { start } = await browserImport<typeof import('./runtime.ts')>(new URL('./runtime.ts', import.meta.url));
 
 t.test('a load island hydrates and responds; static HTML around it stays static', async (t) => {
   window.document.body.innerHTML = `<p id="static">Static text</p>${island('load', { label: 'Clicks', start: 1 })}`;
   start();
   const el = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
   await until(() => el.hasAttribute('data-hydrated'), 'hydration');
+  t.equal(hydratedBy(el), RUNTIME, `hydrated by ${RUNTIME}`);
   const button = el.querySelector('button') as unknown as HTMLButtonElement;
   t.equal(button.textContent, 'Clicks 1', 'props came from the JSON attribute');
   button.click();
@@ -141,7 +144,7 @@ t.test('a chunk that fails to load is reported, not thrown', async (t) => {
   });
   window.document.body.innerHTML = island('load', { label: 'x', start: 0 }).replace(
     COUNTER_URL,
-    `${COUNTER_URL}-missing`,
+    browserUrl(pathToFileURL('islands/fixtures/missing.tsx')),
   );
   start();
   await until(() => errors.length === 1, 'the error event');

@@ -1,5 +1,5 @@
-import { type ComponentType, createElement } from 'react';
-import { hydrateRoot, type Root } from 'react-dom/client';
+import type { ComponentType } from 'react';
+import type { Root } from 'react-dom/client';
 
 /**
  * The island runtime (style guide 5): finds `<vitrine-island>` elements, imports each island's
@@ -50,12 +50,14 @@ async function hydrate(el: HTMLElement): Promise<void> {
   if (parent) await hydrated.get(parent);
   const url = el.dataset.url;
   if (!url) throw new Error(`island ${el.dataset.name} has no module URL`);
-  const module = (await import(/* @vite-ignore */ url)) as { default: ComponentType<object> };
+  const [module, { hydrateIsland }] = await Promise.all([
+    import(/* @vite-ignore */ url) as Promise<{ default: ComponentType<object> }>,
+    import('./hydrate-island.ts'),
+  ]);
   const props = JSON.parse(el.dataset.props ?? '{}') as object;
-  // A task boundary between loading the module and hydrating it keeps each under the 50 ms
-  // long-task budget on slow phones (issue 7). In the browser this is Preact (decision 0013).
+  // A task boundary between loading the modules and hydrating keeps the two apart on slow phones.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  roots.set(el, hydrateRoot(el, createElement(module.default, props)));
+  roots.set(el, hydrateIsland(el, module.default, props));
   el.setAttribute('data-hydrated', '');
 }
 

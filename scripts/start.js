@@ -1,8 +1,9 @@
 // `npm start`: build when the build output is missing or older than the sources, then serve it
 // (contract section 2). Plain JavaScript so it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { staleBuildReason } from './stale-build.js';
 
 const SOURCES = [
   'server',
@@ -23,9 +24,24 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
+/** The island runtime the browser build was made for (vite.config.ts records it), or null. */
+function builtRuntime() {
+  try {
+    return JSON.parse(readFileSync('dist/client/.vite/island-runtime.json', 'utf8')).runtime;
+  } catch {
+    return null;
+  }
+}
+
 const builtAt = Math.min(...OUTPUTS.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
-if (builtAt === 0 || Math.max(...SOURCES.map(newest)) > builtAt) {
-  console.log('Building (the build output is missing or older than the sources)…');
+const stale = staleBuildReason({
+  builtAt,
+  newestSource: Math.max(...SOURCES.map(newest)),
+  builtRuntime: builtRuntime(),
+  requestedRuntime: process.env.ISLAND_RUNTIME || 'react',
+});
+if (stale) {
+  console.log(`Building (${stale})…`);
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

@@ -8,7 +8,8 @@ import { manifestFromVite } from '../server/render/assets.ts';
  * stylesheet URLs (the e2e and Docker tests use the real build).
  */
 export const testAssets = manifestFromVite({
-  'islands/main.ts': { file: 'runtime-test.js', imports: ['_react.js'], isEntry: true },
+  'islands/main.ts': { file: 'runtime-test.js', dynamicImports: ['islands/hydrate-island.ts'], isEntry: true },
+  'islands/hydrate-island.ts': { file: 'hydrate-island-test.js', imports: ['_react.js'] },
   '_react.js': { file: 'react-test.js' },
   'islands/header/Header.tsx': { file: 'header-test.js', imports: ['_react.js'], isEntry: true },
   'islands/parallax/Parallax.tsx': { file: 'parallax-test.js', imports: ['_react.js'], isEntry: true },

@@ -1,6 +1,5 @@
 import { Window } from 'happy-dom';
 import { createElement } from 'react';
-import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import t from 'tap';
 import WebSocket from 'ws';
@@ -9,8 +8,18 @@ import { createMessageCatalog } from '../../client/i18n/messages.ts';
 import { Render } from '../../client/render/context.ts';
 import { startDataServer } from '../../server/data/test-server.ts';
 import { createRenderContext } from '../../server/render/context.ts';
+import { browserImport, hydratedBy, RUNTIME } from '../../test/browser-modules.ts';
 import { testAssets } from '../../test/helpers.ts';
+import type { hydrateIsland as HydrateIsland } from '../hydrate-island.ts';
 import LivePrice, { type LivePriceProps } from './Price.tsx';
+
+/** The island and the hydrating library as the browser build has them (React, or preact/compat). */
+const browser = {
+  LivePrice: (await browserImport<{ default: typeof LivePrice }>(new URL('./Price.tsx', import.meta.url))).default,
+  hydrateIsland: (
+    await browserImport<{ hydrateIsland: typeof HydrateIsland }>(new URL('../hydrate-island.ts', import.meta.url))
+  ).hydrateIsland,
+};
 
 /**
  * The live price: where the server renders it as an island and where not, and in happy-dom
@@ -79,8 +88,9 @@ t.test('hydrated, it shows the current price, follows changes, and reports a los
   container.innerHTML = renderToString(createElement(LivePrice, props));
   window.document.body.appendChild(container);
   const text = (selector: string) => container.querySelector(selector)?.textContent ?? '';
-  const root = hydrateRoot(container as unknown as Element, createElement(LivePrice, props));
-  // Unmounting ends the subscription; the DOM globals stay, as React may still run scheduled work.
+  const root = browser.hydrateIsland(container as unknown as HTMLElement, browser.LivePrice as never, props);
+  t.equal(hydratedBy(container), RUNTIME, `hydrated by ${RUNTIME}`);
+  // Unmounting ends the subscription; the DOM globals stay, as the library may still run scheduled work.
   t.teardown(() => root.unmount());
 
   const until = async (check: () => boolean, what: string, ms = 6000) => {

@@ -23,6 +23,7 @@ export interface AssetManifest {
 interface ViteManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
   isEntry?: boolean;
   src?: string;
 }
@@ -46,12 +47,16 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifes
     if (!found) throw new Error(`The build manifest has no entry for ${src}: run \`npm run build\``);
     return found;
   };
-  /** The chunk's file and every file it imports, transitively, in load order. */
+  /**
+   * The chunk's file and every file it imports, transitively, in load order. Dynamic imports count
+   * too: the runtime imports the hydrating library only once a trigger fires, but every page with
+   * an island needs it, so it is preloaded (fetched, not evaluated) with the rest.
+   */
   const closure = (src: string, seen = new Set<string>()): string[] => {
     if (seen.has(src)) return [];
     seen.add(src);
     const c = chunk(src);
-    return [c.file, ...(c.imports ?? []).flatMap((dep) => closure(dep, seen))];
+    return [c.file, ...[...(c.imports ?? []), ...(c.dynamicImports ?? [])].flatMap((dep) => closure(dep, seen))];
   };
   const islandSource = (name: string) => {
     const src = ISLAND_SOURCES[name];
