@@ -6,6 +6,10 @@
 /** Live preview: how often a client-rendered page asks whether it shows an entry. */
 export const ENTRY_PAGE_CHECK_MS = 1500;
 
+/** Transport: a request fails without an ACK within this budget, checked this often. */
+export const ACK_BUDGET_MS = 1000;
+export const RESPONSE_CYCLE_MS = 500;
+
 /** Builder: a pointer move is handled once it pauses this long. */
 export const HOVER_DEBOUNCE_MS = 10;
 /** Builder: typed text goes to the editor at most this often. */
