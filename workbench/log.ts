@@ -50,7 +50,7 @@ export function createLog(now: () => Date = () => new Date()): MessageLog {
         h('td', {}, shown === undefined ? '' : JSON.stringify(shown)),
       ),
     );
-    while (body.rows.length > MAX_ROWS) body.rows[0]?.remove();
+    while (body.childElementCount > MAX_ROWS) body.firstElementChild?.remove();
     if (element.scrollTop + element.clientHeight >= element.scrollHeight - 40) element.scrollTop = element.scrollHeight;
   };
   return {
