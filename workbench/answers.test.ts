@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { answerBuilder, answerCollab, answerLivePreview, labelOf } from './answers.ts';
 import type { Api } from './api.ts';
 import type { CollabState } from './collab.ts';
@@ -24,7 +24,7 @@ function fakeChannel() {
   return { channel, ask };
 }
 
-function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function setup(t: Test) {
   installDom(t);
   const entry: EditedEntry = {
     type: 'pages',

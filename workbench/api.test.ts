@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createApi, loginForm, readToken, TOKEN_KEY } from './api.ts';
 import { installDom } from './test-dom.ts';
 
@@ -18,7 +18,7 @@ t.test('without a fragment the session token is used; none means null', async (t
   t.equal(readToken(win as unknown as Window), 'kept');
 });
 
-function withFetch(t: Parameters<Parameters<typeof t.test>[1]>[0], status: number, body: string) {
+function withFetch(t: Test, status: number, body: string) {
   const win = installDom(t);
   const calls: { url: string; init: RequestInit }[] = [];
   const fake = {

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { CslpData } from '../sdk/cslp/parse.ts';
 import type { Drafts } from './drafts.ts';
 import type { EditedEntry } from './entries.ts';
@@ -16,7 +16,7 @@ const entry = (): EditedEntry => ({
   value: { uid: 'dishwasher', title: 'AquaSense', body_components: [{ headline: 'Quiet', rating: 4 }] },
 });
 
-function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function setup(t: Test) {
   const win = installDom(t);
   const saved: [EditedEntry, boolean | undefined][] = [];
   const soon: EditedEntry[] = [];
@@ -32,7 +32,7 @@ function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
     permissionsChanged: () => changed.permissions++,
     schemasChanged: () => changed.schemas++,
   });
-  win.document.body.append(form.element);
+  document.body.append(form.element);
   form.render();
   const input = (cslp: string) => form.element.querySelector(`[data-cslp="${cslp}"]`) as HTMLInputElement;
   return { win, form, edited, saved, soon, changed, input };
@@ -98,7 +98,7 @@ t.test('nothing from the page reaches a read-only or unknown entry', async (t) =
 });
 
 t.test('a structural change draws the form again and saves; a refused change does nothing', async (t) => {
-  const { form, edited, saved } = setup(t);
+  const { form, saved } = setup(t);
   await form.structural(meta('body_components'), () => false);
   t.same(saved, []);
   await form.structural(meta('body_components'), (value) => {

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { Api } from './api.ts';
 import type { Drafts } from './drafts.ts';
 import type { EditedEntry } from './entries.ts';
@@ -16,7 +16,7 @@ const entry = (id: string): EditedEntry => ({
   value: {},
 });
 
-function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], failOn?: string) {
+function setup(t: Test, failOn?: string) {
   installDom(t);
   const posted: unknown[] = [];
   const api = (async (_path: string, init?: RequestInit) => {
