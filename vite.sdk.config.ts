@@ -66,7 +66,8 @@ function declarations(outDir: string): Plugin {
         lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
         types: [],
         skipLibCheck: true,
-        rootDir: 'sdk',
+        // The sanitiser shares the server's allow-list from common/: types land under sdk/ and common/.
+        rootDir: '.',
         outDir,
       });
       const result = program.emit();

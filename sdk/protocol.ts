@@ -1,3 +1,4 @@
+import { isRecord } from './is-record.ts';
 /**
  * Every channel, message type and payload the layer speaks, in one place (style guide 6), as
  * 3.2.5 puts them on the wire (reference sections b.1–b.4). Incoming payloads pass through the
@@ -80,9 +81,6 @@ export interface DiffValue {
 export class PayloadError extends Error {
   override readonly name = 'PayloadError';
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

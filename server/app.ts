@@ -295,7 +295,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Drafts are files of the embedded store
   if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
   if (workbench && store)
-    workbenchRoutes(app, { sites, contentDir: options.contentDir, store, token: preview.draftToken });
+    workbenchRoutes(app, {
+      sites,
+      contentDir: options.contentDir,
+      store,
+      token: preview.draftToken,
+      fromSource: Boolean(options.devMiddleware),
+    });
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};

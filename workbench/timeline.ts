@@ -1,5 +1,5 @@
-import type { EventManager } from '@contentstack/advanced-post-message';
 import { diffHtml } from './entries.ts';
+import type { EditorChannel } from './protocol.ts';
 
 /**
  * The timeline view: the framed draft against the published page or another draft, shown in the page through the
@@ -26,7 +26,7 @@ const textOf = (html: string) => new DOMParser().parseFromString(html, 'text/htm
  * Sends the word diff of every changed text field between the base (another draft hash, or
  * PUBLISHED_HASH) and the framed draft; resolves with how many differ.
  */
-export async function compareWith(timeline: EventManager, path: string, base = PUBLISHED_HASH): Promise<number> {
+export async function compareWith(timeline: EditorChannel, path: string, base = PUBLISHED_HASH): Promise<number> {
   // Plain pages carry no tags: the published page is fetched as a preview under a hash without drafts.
   const url = `${path}?${new URLSearchParams({ live_preview: base })}`;
   const response = await fetch(url, { headers: { accept: 'text/html' } });
@@ -44,6 +44,6 @@ export async function compareWith(timeline: EventManager, path: string, base = P
   return Object.keys(diff).length;
 }
 
-export async function removeCompare(timeline: EventManager): Promise<void> {
+export async function removeCompare(timeline: EditorChannel): Promise<void> {
   await timeline.send('remove-diff');
 }

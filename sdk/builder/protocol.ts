@@ -1,4 +1,5 @@
 import type { CslpData } from '../cslp/parse.ts';
+import { isRecord } from '../is-record.ts';
 import type { FieldSchema } from './field-type.ts';
 
 /**
@@ -67,8 +68,6 @@ export interface VariantStatus {
 export type SchemaMap = Record<string, FieldSchema>;
 export type Direction = 'previous' | 'next';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 export function readSchemaReply(value: unknown): SchemaMap {

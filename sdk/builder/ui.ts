@@ -1,7 +1,9 @@
 import { computePosition, flip, offset, type Placement, shift } from '@floating-ui/dom';
 import { addStyles, LAYER_OWNED, type PageWindow } from '../dom.ts';
+import { el } from '../el.ts';
 import { iconElement, iconFor } from './icons.ts';
 import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
+import { drawToolbar } from './toolbar-view.ts';
 
 /**
  * The builder's surfaces (reference f.3), plain DOM in one open shadow root: hover outline,
@@ -10,29 +12,7 @@ import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
  * reading the page recognise them. This module only draws; builder.ts decides what to draw.
  */
 
-export interface ToolbarButton {
-  /** Its `data-testid` (reference f.3). */
-  id: string;
-  label: string;
-  glyph: string;
-  disabled?: boolean;
-  run(): void;
-}
-
-export interface ToolbarModel {
-  label: string;
-  /** The field type, for its icon. */
-  icon: string;
-  /** Up to two parent labels, nearest first, each focusing its parent when chosen. */
-  parents: { label: string; run(): void }[];
-  /** Why the field cannot be edited, '' when it can. */
-  reason: string;
-  /** The invalid-tag badge (spec section 8). */
-  invalid: boolean;
-  buttons: ToolbarButton[];
-  /** The variant revert menu, when the field has variant changes. */
-  revert: { label: string; run(): void }[];
-}
+export type { ToolbarButton, ToolbarModel } from './toolbar-view.ts';
 
 export interface AddButtonModel {
   label: string;
@@ -43,6 +23,8 @@ export interface AddButtonModel {
   placement: Placement;
   run(button: HTMLButtonElement): void;
 }
+
+import type { ToolbarModel } from './toolbar-view.ts';
 
 export interface BuilderUi {
   host: HTMLElement;
@@ -78,14 +60,8 @@ function place(box: HTMLElement, rect: Box): void {
 
 export function createUi(win: PageWindow): BuilderUi {
   const doc = win.document;
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className = '', parent?: Node) => {
-    const node = doc.createElement(tag);
-    if (className) node.className = className;
-    parent?.appendChild(node);
-    return node;
-  };
 
-  const host = el('div', 'visual-builder__container');
+  const host = el(doc, 'div', 'visual-builder__container');
   host.setAttribute('data-testid', 'visual-builder__container');
   // Page morphs keep the layer's own nodes (site/morph.ts); clicks on it are the builder's.
   host.setAttribute(LAYER_OWNED, '');
@@ -103,29 +79,30 @@ export function createUi(win: PageWindow): BuilderUi {
     root.adoptedStyleSheets = [sheet(SHADOW_CSS)];
     doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, pageSheet];
   } else {
-    el('style', '', root).textContent = SHADOW_CSS;
+    el(doc, 'style', '', root).textContent = SHADOW_CSS;
     addStyles(win, PAGE_CSS);
   }
 
-  const cursor = el('div', 'visual-builder__cursor', root);
-  const cursorWrapper = el('div', 'visual-builder__cursor-wrapper', cursor);
-  const cursorIcon = el('span', 'visual-builder__cursor-icon', cursorWrapper);
+  const cursor = el(doc, 'div', 'visual-builder__cursor', root);
+  const cursorWrapper = el(doc, 'div', 'visual-builder__cursor-wrapper', cursor);
+  const cursorIcon = el(doc, 'span', 'visual-builder__cursor-icon', cursorWrapper);
   // One tooltip for every `data-tooltip` element, placed by measuring the viewport (spec section 2: flips to stay on screen).
-  const tooltip = el('div', 'visual-builder__tooltip', root);
+  const tooltip = el(doc, 'div', 'visual-builder__tooltip', root);
   tooltip.setAttribute('role', 'tooltip');
   tooltip.hidden = true;
   let tooltipAnchor: HTMLElement | null = null;
-  const hover = el('div', 'visual-builder__hover-outline visual-builder__hover-outline--unclickable', root);
+  const hover = el(doc, 'div', 'visual-builder__hover-outline visual-builder__hover-outline--unclickable', root);
   hover.hidden = true;
-  const overlayWrapper = el('div', 'visual-builder__overlay__wrapper', root);
+  const overlayWrapper = el(doc, 'div', 'visual-builder__overlay__wrapper', root);
   overlayWrapper.setAttribute('data-testid', 'visual-builder__overlay__wrapper');
-  const side = (name: string) => el('div', `visual-builder__overlay visual-builder__overlay--${name}`, overlayWrapper);
+  const side = (name: string) =>
+    el(doc, 'div', `visual-builder__overlay visual-builder__overlay--${name}`, overlayWrapper);
   const [top, left, right, bottom] = [side('top'), side('left'), side('right'), side('bottom')];
-  const outline = el('div', 'visual-builder__overlay--outline', overlayWrapper);
-  const toolbar = el('div', 'visual-builder__focused-toolbar', root);
+  const outline = el(doc, 'div', 'visual-builder__overlay--outline', overlayWrapper);
+  const toolbar = el(doc, 'div', 'visual-builder__focused-toolbar', root);
   toolbar.setAttribute('role', 'toolbar');
   toolbar.hidden = true;
-  const adds = el('div', 'visual-builder__add-buttons', root);
+  const adds = el(doc, 'div', 'visual-builder__add-buttons', root);
   doc.body.append(host);
 
   let hovered: Element | null = null;
@@ -243,74 +220,7 @@ export function createUi(win: PageWindow): BuilderUi {
       toolbar.replaceChildren();
       toolbar.hidden = !model;
       if (!model) return;
-      const group = el('div', 'tb-group', toolbar);
-      const labelWrap = el('div', 'tb-label-wrap visual-builder__focused-toolbar__field-label-wrapper', group);
-      const label = el('button', `tb-label${model.reason ? ' disabled' : ''}`, labelWrap);
-      label.type = 'button';
-      label.setAttribute('data-testid', 'visual-builder__focused-toolbar__field-label');
-      const names = [model.label, ...model.parents.map((p) => p.label)];
-      label.append(
-        iconElement(doc, model.icon),
-        model.parents.length ? `${names.reverse().join(' › ')} ▾` : model.label,
-      );
-      if (model.parents.length) {
-        const menu = el('div', 'tb-parents', labelWrap);
-        menu.hidden = true;
-        label.addEventListener('click', () => {
-          menu.hidden = !menu.hidden;
-        });
-        for (const parent of model.parents) {
-          const item = el('button', 'tb-button', menu);
-          item.type = 'button';
-          item.textContent = parent.label;
-          item.addEventListener('click', parent.run);
-        }
-      }
-      if (model.invalid) {
-        const badge = el('span', 'tb-error tooltip-below', group);
-        badge.textContent = 'Error';
-        badge.setAttribute('data-testid', 'visual-builder__focused-toolbar__error');
-        badge.setAttribute('data-tooltip', 'Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated.');
-        badge.setAttribute('aria-label', 'Invalid CSLP tag: The CSLP is invalid or incorrectly generated.');
-      }
-      if (model.buttons.length || model.revert.length) {
-        const buttons = el('div', 'tb-group visual-builder__focused-toolbar__multiple-field-toolbar', toolbar);
-        for (const spec of model.buttons) {
-          const button = el('button', 'tb-button', buttons);
-          button.type = 'button';
-          button.textContent = spec.glyph;
-          button.disabled = Boolean(spec.disabled || model.reason);
-          button.setAttribute('data-testid', spec.id);
-          button.setAttribute('data-tooltip', spec.label);
-          button.setAttribute('aria-label', spec.label);
-          button.addEventListener('click', () => spec.run());
-        }
-        if (model.revert.length) {
-          const wrap = el('div', 'visual-builder__variant-revert', buttons);
-          const toggle = el('button', 'tb-button', wrap);
-          toggle.type = 'button';
-          toggle.textContent = '↺ ▾';
-          toggle.setAttribute('data-testid', 'visual-builder-canvas-variant-revert');
-          toggle.setAttribute('data-tooltip', 'Variant Revert');
-          toggle.disabled = Boolean(model.reason);
-          const menu = el('div', 'tb-menu', wrap);
-          menu.hidden = true;
-          toggle.addEventListener('click', () => {
-            menu.hidden = !menu.hidden;
-          });
-          for (const action of model.revert) {
-            const item = el('button', 'tb-button', menu);
-            item.type = 'button';
-            item.textContent = action.label;
-            item.addEventListener('click', action.run);
-          }
-        }
-      }
-      if (model.reason) {
-        const reason = el('span', 'tb-reason', toolbar);
-        reason.setAttribute('data-testid', 'visual-builder__focused-toolbar__disabled-reason');
-        reason.textContent = model.reason;
-      }
+      drawToolbar(doc, toolbar, model);
       placeToolbar();
     },
     renderAddButtons(element, buttons) {
@@ -320,7 +230,7 @@ export function createUi(win: PageWindow): BuilderUi {
       addButtons = [];
       if (!element) return;
       for (const spec of buttons) {
-        const button = el('button', 'visual-builder__add-button', adds);
+        const button = el(doc, 'button', 'visual-builder__add-button', adds);
         button.type = 'button';
         button.setAttribute('data-testid', 'visual-builder-add-instance-button');
         button.setAttribute('aria-label', spec.title);
@@ -329,7 +239,7 @@ export function createUi(win: PageWindow): BuilderUi {
         button.append('+');
         if (spec.withLabel) {
           button.classList.add('visual-builder__add-button--with-label');
-          const text = el('span', 'visual-builder__add-button-label', button);
+          const text = el(doc, 'span', 'visual-builder__add-button-label', button);
           text.textContent = spec.label;
         }
         button.addEventListener('click', () => spec.run(button));

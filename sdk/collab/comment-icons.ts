@@ -1,4 +1,5 @@
 import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
+import { isRecord } from '../is-record.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 
@@ -17,8 +18,6 @@ interface Highlight {
   discussion?: unknown;
   absolutePath?: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** Tagged elements of the field: `ct.entry.locale.path`, with or without the `v2:` prefix and a variant. */
 export function fieldElements(doc: Document, item: Highlight): Element[] {

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { POPUP_DEFAULT, popupPosition } from './placement.ts';
+import { POPUP_DEFAULT } from '../timing.ts';
+import { popupPosition } from './placement.ts';
 
 /** The thread popup beside its pin (spec 9: 334 × 198 px by default, 8 px gap, 16 px margins). */
 

@@ -1,3 +1,5 @@
+import { proximity } from '../timing.ts';
+
 /**
  * Where the edit tooltip goes (reference f.2). The tooltip is 72 px wide; it is placed as if 40 px
  * high (35 px drawn, 5 px gap) with a 5 px margin. Unknown positions fall back to `top`.
@@ -7,9 +9,6 @@ const WIDTH = 72;
 const HALF_WIDTH = 36;
 const HEIGHT = 40;
 const MARGIN = 5;
-/** Hover proximity: 10 % of the element size, at most 30 px (spec section 9). */
-const SAFE_ZONE_RATIO = 0.1;
-const SAFE_ZONE_MAX = 30;
 
 export interface Box {
   top: number;
@@ -45,7 +44,7 @@ export function tooltipPosition(rect: Box, position: string): { top: number; lef
 export function inSafeZone(pointer: { x: number; y: number }, tooltip: Box, position: string, element: Box): boolean {
   if (!(tooltip.left > 0) || !(tooltip.top > 0)) return false;
   const vertical = position.includes('top') || position.includes('bottom');
-  const distance = Math.min((vertical ? element.width : element.height) * SAFE_ZONE_RATIO, SAFE_ZONE_MAX);
+  const distance = proximity(vertical ? element.width : element.height);
   if (vertical) {
     const gap = Math.abs((position.includes('top') ? tooltip.bottom : tooltip.top) - pointer.y);
     return pointer.x > tooltip.left - distance && pointer.x < tooltip.right + distance && gap < distance;

@@ -21,6 +21,7 @@ import {
   type WindowType,
 } from '../protocol.ts';
 import { handleTimeline, type Sanitize } from '../timeline/timeline.ts';
+import { ENTRY_PAGE_CHECK_MS } from '../timing.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { decorateLinkClicks } from './links.ts';
@@ -46,7 +47,6 @@ export interface Layer {
   destroy(): void;
 }
 
-const ENTRY_PAGE_CHECK_MS = 1500;
 const ignore = (error: unknown) => logger.debug(error);
 
 export function startLayer(win: PageWindow, config: Config, subscribers: Subscribers, loaders: Loaders): Layer {

@@ -1,5 +1,6 @@
 import type { PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
+import { ACK_BUDGET_MS, RESPONSE_CYCLE_MS } from '../timing.ts';
 import { envelope, exchangeId, type Nature, type Received, readEnvelope } from './envelope.ts';
 import { MessagingError, messagingError, type WireError } from './errors.ts';
 import type { Peer } from './peer.ts';
@@ -18,9 +19,6 @@ export interface Channel {
   /** Stops listening; pending requests fail with EVENT_CANCELLED. */
   destroy(): void;
 }
-
-const RESPONSE_CYCLE_MS = 500;
-const ACK_BUDGET_MS = 1000;
 
 interface Pending {
   acked: boolean;

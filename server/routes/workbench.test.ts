@@ -256,7 +256,23 @@ t.test('collaboration threads are kept per page in a JSON file under the draft a
   t.equal(page.statusCode, 200, 'the file is no draft overlay of the _collab hash');
 });
 
-t.test('without a build, the bundle is made from source (development)', async (t) => {
+t.test("with Vite's middleware (development) the page loads the workbench's source as a module", async (t) => {
+  const { default: Fastify } = await import('fastify');
+  const dev = Fastify();
+  t.teardown(() => dev.close());
+  workbenchRoutes(dev, {
+    sites: { sites: [] } as never,
+    contentDir,
+    store: {} as never,
+    token: TOKEN,
+    fromSource: true,
+  });
+  const page = await dev.inject({ url: '/__workbench' });
+  t.match(page.body, '<script type="module" src="/assets/workbench/main.ts"></script>');
+  t.notMatch(page.body, '/__workbench/workbench.js');
+});
+
+t.test('without a build, the bundle is made from source', async (t) => {
   const { default: Fastify } = await import('fastify');
   const bare = Fastify();
   t.teardown(() => bare.close());

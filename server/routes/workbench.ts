@@ -21,7 +21,10 @@ import { tokenMatches } from './content-api.ts';
  * needs besides the draft API:
  *
  *   GET  /__workbench                          the page (holds no content; the API asks for the token)
- *   GET  /__workbench/workbench.js             the bundle (dist/workbench, or built on the fly in development)
+ *   GET  /__workbench/workbench.js             the bundle (dist/workbench, or bundled from source when there is no build)
+ *
+ * Under `npm run dev` the page loads `workbench/main.ts` itself, transformed by Vite's middleware:
+ * what runs is the source as it is now, never a build left over from an earlier `npm run build`.
  *   GET  /__workbench/api/catalog              storefronts, and the current storefront's pages per locale
  *   GET  /__workbench/api/entries              a page and its template, with a draft hash overlaid
  *   GET  /__workbench/api/field-schema/:type   `{fieldSchemaMap}` derived from the content schemas
@@ -40,6 +43,8 @@ export interface WorkbenchDeps {
   token: string | undefined;
   /** The built bundle's folder (dist/workbench). */
   bundleDir?: string;
+  /** Vite's middleware serves the sources (development): the page loads `workbench/main.ts` as a module. */
+  fromSource?: boolean;
 }
 
 export const WORKBENCH_PATH = '/__workbench';
@@ -58,14 +63,17 @@ export function withWorkbenchOrigins(preview: PreviewConfig, sites: SitesConfig,
   return { ...preview, editorOrigins: [...origins] };
 }
 
-const PAGE_HTML = `<!doctype html>
+/** The source Vite transforms in development (under Vite's base, /assets/). */
+export const WORKBENCH_SOURCE = '/assets/workbench/main.ts';
+
+const pageHtml = (fromSource: boolean) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Vitrine preview workbench</title>
-<script src="${WORKBENCH_PATH}/workbench.js" defer></script>
+${fromSource ? `<script type="module" src="${WORKBENCH_SOURCE}"></script>` : `<script src="${WORKBENCH_PATH}/workbench.js" defer></script>`}
 </head>
 <body><div id="workbench"></div></body>
 </html>
@@ -237,7 +245,7 @@ async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise
   return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
 }
 
-/** The bundle: built by `vite build -c vite.workbench.config.ts`, or bundled now from source (development). */
+/** The bundle: built by `vite build -c vite.workbench.config.ts`, or bundled now from source when there is no build. */
 async function bundle(deps: WorkbenchDeps): Promise<string | null> {
   const built = resolve(deps.bundleDir ?? 'dist/workbench', 'workbench.js');
   if (existsSync(built)) return readFile(built, 'utf8');
@@ -268,7 +276,8 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
     },
   };
 
-  app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(PAGE_HTML));
+  const page = pageHtml(deps.fromSource === true);
+  app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(page));
 
   let script: Promise<string | null> | undefined;
   app.get(`${WORKBENCH_PATH}/workbench.js`, async (request, reply) => {

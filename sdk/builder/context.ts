@@ -1,0 +1,136 @@
+import type { Config } from '../config/types.ts';
+import type { CslpData } from '../cslp/parse.ts';
+import type { PageWindow } from '../dom.ts';
+import { logger } from '../logger.ts';
+import type { Channel } from '../transport/channel.ts';
+import { BUILDER_ERRORS } from './errors.ts';
+import type { FieldSchema, FieldType } from './field-type.ts';
+import {
+  type Discussion,
+  type Permissions,
+  readPermissions,
+  readSchemaReply,
+  type SchemaMap,
+  type VariantStatus,
+  VB_SENT,
+} from './protocol.ts';
+import type { Pseudo } from './pseudo.ts';
+import type { BuilderUi } from './ui.ts';
+
+/**
+ * What the builder's features share: the page, the editor's channel, the surfaces, the editor's
+ * view of the page (locale, variant, audience mode), what is hovered and focused, and the signal
+ * whose abort ends every feature's listeners, observers and timers.
+ */
+
+/** A field as the editor describes it: its schema, its type, and why it cannot be edited ('' when it can). */
+export interface Described {
+  schema: FieldSchema | undefined;
+  type: FieldType;
+  reason: string;
+}
+
+export interface Hovered {
+  element: Element;
+  described?: Described;
+}
+
+export interface Focused extends Described {
+  element: HTMLElement;
+  cslp: CslpData;
+  editing: boolean;
+  input: boolean;
+  initialHtml: string;
+  /** What takes the typing: the field, or its pseudo-editable copy; and how to stop. */
+  edit: { target: HTMLElement; stop(): void } | null;
+  pseudo: Pseudo | null;
+  /** The field's comment thread: undefined while asked for, null when the editor offers none. */
+  discussion: Discussion | null | undefined;
+  /** Display names by tag once the editor answered; null after an error answer. */
+  names: Record<string, string> | null | undefined;
+  status: VariantStatus | undefined;
+  /** Aborted when the focus ends: the editing's listeners and the pseudo copy go with it. */
+  signal: AbortSignal;
+  end(): void;
+}
+
+export interface BuilderContext {
+  win: PageWindow;
+  doc: Document;
+  config: Config;
+  channel: Channel;
+  ui: BuilderUi;
+  /** Aborted by `destroy`. */
+  signal: AbortSignal;
+  /** What the editor last said about the page. */
+  state: { locale: string; variant: string | undefined; audienceMode: boolean };
+  hovered: Hovered | null;
+  focused: Focused | null;
+  /** Counts focus starts and ends: the answer for a focus that was overtaken is dropped. */
+  focusRun: number;
+  /** Field schemas of a content type, asked once and kept until the variant changes. */
+  schemaFor(contentTypeUid: string): Promise<SchemaMap>;
+  /** Forgets the schemas (another variant has other restrictions). */
+  forgetSchemas(): void;
+  /** Entry permissions, asked once per entry, content type and locale. */
+  permissionsFor(cslp: CslpData): Promise<Permissions>;
+}
+
+export function createContext(
+  base: Pick<BuilderContext, 'win' | 'config' | 'channel' | 'ui' | 'signal'>,
+): BuilderContext {
+  const { channel } = base;
+  const schemas = new Map<string, Promise<SchemaMap>>();
+  const permissions = new Map<string, Promise<Permissions>>();
+  return {
+    ...base,
+    doc: base.win.document,
+    state: { locale: 'en-us', variant: undefined, audienceMode: false },
+    hovered: null,
+    focused: null,
+    focusRun: 0,
+    schemaFor(contentTypeUid) {
+      let schema = schemas.get(contentTypeUid);
+      if (!schema) {
+        schema = channel.send(VB_SENT.getFieldSchema, { contentTypeUid }).then(readSchemaReply);
+        // A failed request is not cached: the next hover asks again.
+        schema.catch(() => schemas.delete(contentTypeUid));
+        schemas.set(contentTypeUid, schema);
+      }
+      return schema;
+    },
+    forgetSchemas: () => schemas.clear(),
+    permissionsFor(cslp) {
+      const key = `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}`;
+      let answer = permissions.get(key);
+      if (!answer) {
+        answer = channel
+          .send(VB_SENT.getPermissions, {
+            type: 'entry',
+            entryUid: cslp.entry_uid,
+            contentTypeUid: cslp.content_type_uid,
+            locale: cslp.locale,
+          })
+          .then(readPermissions, (error: unknown) => {
+            logger.error(BUILDER_ERRORS.PERMISSIONS_FAILED, error);
+            return readPermissions(undefined);
+          });
+        permissions.set(key, answer);
+      }
+      return answer;
+    },
+  };
+}
+
+/** For requests whose failure changes nothing on the page. */
+export const ignore = (error: unknown) => logger.debug(error);
+export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+
+/** Text as the editor stores it: `innerText` turns `<br>` into line breaks (reference b.5, update-field). */
+export function textOf(element: HTMLElement): string {
+  const text = (element as { innerText?: unknown }).innerText;
+  return typeof text === 'string' ? text : (element.textContent ?? '');
+}
+
+/** The builder's attribute on the focused field, for its custom cursor and the site's styles. */
+export const FIELD_TYPE_ATTRIBUTE = 'data-cslp-field-type';

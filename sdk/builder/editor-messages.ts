@@ -1,0 +1,107 @@
+import { CSLP } from '../dom.ts';
+import type { BuilderContext } from './context.ts';
+import { VARIANT_CLASSES } from './disabled.ts';
+import { deselect } from './focus.ts';
+import { hideHover } from './hover.ts';
+import { tagOf } from './instances.ts';
+import {
+  readAudienceMode,
+  readDeletePath,
+  readDiscussionUpdate,
+  readDraftFields,
+  readHideFocusOverlay,
+  readLocale,
+  readOnlyHighlighted,
+  readScrollToField,
+  readVariantFields,
+  readVariantId,
+  VB_RECEIVED,
+} from './protocol.ts';
+import { renderToolbar } from './toolbar.ts';
+import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
+
+/** What the editor tells the builder (reference b.5): focus changes, field markings, and the editor's view of the page. */
+
+const DRAFT_CLASS = 'visual-builder__draft-field';
+
+export const taggedElements = (doc: Document) => Array.from(doc.querySelectorAll<HTMLElement>(`[${CSLP}]`));
+
+export function answerEditor(ctx: BuilderContext): void {
+  const { channel, config, doc, state } = ctx;
+  const tagged = () => taggedElements(doc);
+  channel.on(VB_RECEIVED.hideFocusOverlay, (data) => {
+    const { noTrigger, fromCollab } = readHideFocusOverlay(data);
+    // The editor switches to comments: collaboration takes over the page, paused until it says go.
+    if (fromCollab) {
+      config.collab.enable = true;
+      config.collab.pauseFeedback = true;
+      hideHover(ctx);
+    }
+    deselect(ctx, { restore: noTrigger });
+  });
+  channel.on(VB_RECEIVED.updateDiscussionId, (data) => {
+    const update = readDiscussionUpdate(data);
+    const field = ctx.focused;
+    if (
+      !update ||
+      !field ||
+      update.entryId !== field.cslp.entry_uid ||
+      update.contentTypeId !== field.cslp.content_type_uid ||
+      update.fieldPath !== field.cslp.fieldPathWithIndex
+    )
+      return;
+    field.discussion = update.discussion;
+    renderToolbar(ctx, field);
+  });
+  channel.on(VB_RECEIVED.scrollToField, (data) => {
+    const tag = readScrollToField(data);
+    tagged()
+      .find((element) => element.getAttribute(CSLP) === tag)
+      ?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  });
+  channel.on(VB_RECEIVED.entriesInPage, () => {
+    const entries = new Map<string, { entryUid: string; contentTypeUid: string; locale: string }>();
+    for (const element of tagged()) {
+      const cslp = tagOf(element);
+      if (cslp)
+        entries.set(cslp.entry_uid, {
+          entryUid: cslp.entry_uid,
+          contentTypeUid: cslp.content_type_uid,
+          locale: cslp.locale,
+        });
+    }
+    return { entriesInCurrentPage: [...entries.values()] };
+  });
+  channel.on(VB_RECEIVED.showDraftFields, (data) => {
+    const fields = new Set(readDraftFields(data));
+    for (const element of tagged()) element.classList.toggle(DRAFT_CLASS, fields.has(element.getAttribute(CSLP) ?? ''));
+  });
+  channel.on(VB_RECEIVED.removeDraftFields, () => {
+    for (const element of tagged()) element.classList.remove(DRAFT_CLASS);
+  });
+  channel.on(VB_RECEIVED.showVariantFields, (data) => {
+    const fields = readVariantFields(data);
+    if (!fields) return;
+    for (const element of tagged()) markVariant(element, fields.variant, fields.highlight);
+  });
+  channel.on(VB_RECEIVED.removeVariantFields, (data) => {
+    const classes = readOnlyHighlighted(data)
+      ? [VARIANT_OUTLINE_CLASS]
+      : [VARIANT_OUTLINE_CLASS, VARIANT_CLASSES.variant, VARIANT_CLASSES.base, VARIANT_CLASSES.disabled];
+    for (const element of tagged()) element.classList.remove(...classes);
+  });
+  channel.on(VB_RECEIVED.variantId, (data) => {
+    state.variant = readVariantId(data);
+    ctx.forgetSchemas();
+  });
+  channel.on(VB_RECEIVED.locale, (data) => {
+    state.locale = readLocale(data) ?? state.locale;
+  });
+  channel.on(VB_RECEIVED.audienceMode, (data) => {
+    state.audienceMode = readAudienceMode(data);
+  });
+  channel.on(VB_RECEIVED.deleteInstance, (data) => {
+    if (ctx.focused && readDeletePath(data) === ctx.focused.cslp.instance.fieldPathWithIndex)
+      deselect(ctx, { restore: true });
+  });
+}

@@ -1,0 +1,153 @@
+import type { CslpData } from '../cslp/parse.ts';
+import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
+import { editStack, labelStack } from './field-info.ts';
+import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
+import { focus } from './focus.ts';
+import { deleteInstance, moveInstance } from './instance-actions.ts';
+import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
+import { type VariantStatus, VB_SENT } from './protocol.ts';
+import type { ToolbarButton } from './ui.ts';
+
+/**
+ * The focused field's toolbar: what it offers for the field (move, edit, replace, form, comments,
+ * delete, variant revert) and its labels; drawn by ui.ts, drawn again whenever the editor answers
+ * one of the questions asked on focus.
+ */
+
+const REVERT_ACTIONS: [keyof VariantStatus, string, string][] = [
+  ['isBaseModified', 'revert_to_base_entry_value', 'Revert to base entry value'],
+  ['isAddedInstances', 'revert_added_instances', 'Revert added instances'],
+  ['isDeletedInstances', 'restore_deleted_instances', 'Restore deleted instances'],
+  ['fieldLevelCustomizations', 'reset_field_level_customizations', 'Reset field level customizations'],
+  ['isOrderChanged', 'restore_sorted_instances', 'Restore sorted instances'],
+];
+
+const PREFIX = 'visual-builder__focused-toolbar__multiple-field-toolbar__';
+
+function replace({ channel }: BuilderContext, field: Focused): void {
+  const { cslp } = field;
+  if (field.type === 'file') {
+    channel.send(VB_SENT.openAssetModal, { fieldMetadata: cslp }).catch(ignore);
+    return;
+  }
+  channel
+    .send(VB_SENT.openReferenceModal, {
+      entry_uid: cslp.entry_uid,
+      content_type_uid: cslp.content_type_uid,
+      locale: cslp.locale,
+      fieldPath: cslp.fieldPath,
+      fieldPathWithIndex: cslp.fieldPathWithIndex,
+      entryPath: isInstance(cslp) ? cslp.instance.fieldPathWithIndex : cslp.fieldPathWithIndex,
+    })
+    .catch(ignore);
+}
+
+function moveButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
+  const fieldTag = parentTag(field.cslp);
+  const items = instancesOf(ctx.doc, fieldTag);
+  const index = field.cslp.multipleFieldMetadata.index;
+  const across = addDirection(fieldElement(ctx.doc, fieldTag, items), items) === 'horizontal';
+  return [
+    {
+      id: `${PREFIX}move-left-button`,
+      label: across ? 'Move left' : 'Move up',
+      glyph: across ? '←' : '↑',
+      disabled: index <= 0,
+      run: () => moveInstance(ctx, field, 'previous'),
+    },
+    {
+      id: `${PREFIX}move-right-button`,
+      label: across ? 'Move right' : 'Move down',
+      glyph: across ? '→' : '↓',
+      disabled: index >= items.length - 1,
+      run: () => moveInstance(ctx, field, 'next'),
+    },
+  ];
+}
+
+export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
+  const { channel } = ctx;
+  const { cslp, type } = field;
+  const instance = isInstance(cslp);
+  const buttons: ToolbarButton[] = instance ? moveButtons(ctx, field) : [];
+  if (MODAL_EDITED.has(type))
+    buttons.push({
+      id: `${PREFIX}edit-button`,
+      label: 'Edit',
+      glyph: '✎',
+      run: () => void channel.send(VB_SENT.openFieldEditModal, { fieldMetadata: cslp }).catch(ignore),
+    });
+  // The whole of a multiple file or reference field has nothing single to replace.
+  if (REPLACEABLE.has(type) && (instance || !field.schema?.multiple))
+    buttons.push({
+      id: `visual-builder-replace-${type}`,
+      label: 'Replace',
+      glyph: '⇄',
+      run: () => replace(ctx, field),
+    });
+  buttons.push({
+    id: 'visual-builder-form',
+    label: 'Form',
+    glyph: '☰',
+    run: () =>
+      void channel
+        .send(VB_SENT.focusField, { DOMEditStack: editStack(field.element, cslp), toggleVisibility: true })
+        .catch(ignore),
+  });
+  // Comments exist for the field unless the editor said there are none (reference b.5).
+  if (field.discussion !== null)
+    buttons.push({
+      id: `${PREFIX}comment-button`,
+      label: field.discussion && field.discussion.uid !== 'new' ? 'View comments' : 'Add comment',
+      glyph: field.discussion ? '💬' : '…',
+      disabled: !field.discussion,
+      run: () =>
+        void channel
+          .send(VB_SENT.openCommentModal, {
+            fieldMetadata: cslp,
+            discussion: field.discussion,
+            fieldSchema: field.schema,
+          })
+          .catch(ignore),
+    });
+  if (instance)
+    buttons.push({ id: `${PREFIX}delete-button`, label: 'Delete', glyph: '🗑', run: () => deleteInstance(ctx, field) });
+  return buttons;
+}
+
+function revertActions(ctx: BuilderContext, field: Focused): { label: string; run(): void }[] {
+  const { status, cslp } = field;
+  if (!status || !(cslp.variant || ctx.state.variant)) return [];
+  return REVERT_ACTIONS.filter(([flag]) => status[flag]).map(([, action, label]) => ({
+    label,
+    run: () =>
+      void ctx.channel
+        .send(VB_SENT.variantRevert, {
+          fieldDataName: cslp.fieldPathWithIndex,
+          action,
+          euid: cslp.entry_uid,
+          ct_uid: cslp.content_type_uid,
+          locale: cslp.locale,
+        })
+        .catch(ignore),
+  }));
+}
+
+/** Draws the toolbar of `field` if it is still the focused one. */
+export function renderToolbar(ctx: BuilderContext, field: Focused): void {
+  if (ctx.focused !== field) return;
+  const name = (cslp: CslpData, schema?: FieldSchema) =>
+    field.names?.[cslp.cslpValue] ?? schema?.display_name ?? lastSegment(cslp.fieldPath || cslp.content_type_uid);
+  ctx.ui.renderToolbar({
+    label: name(field.cslp, field.schema),
+    icon: field.type || 'empty',
+    parents: labelStack(field.element, field.cslp)
+      .slice(1)
+      .map((parent) => ({ label: name(parent.cslp), run: () => void focus(ctx, parent.element, parent.cslp) })),
+    reason: field.reason,
+    // No schema, or no display name once the editor answered: the tag is invalid.
+    invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
+    buttons: toolbarButtons(ctx, field),
+    revert: revertActions(ctx, field),
+  });
+}

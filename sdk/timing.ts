@@ -1,0 +1,53 @@
+/**
+ * The layer's timings and distances in one place (spec section 9), named for what they pace, so a
+ * rule used by two features is one constant.
+ */
+
+/** Live preview: how often a client-rendered page asks whether it shows an entry. */
+export const ENTRY_PAGE_CHECK_MS = 1500;
+
+/** Transport: a request fails without an ACK within this budget, checked this often. */
+export const ACK_BUDGET_MS = 1000;
+export const RESPONSE_CYCLE_MS = 500;
+
+/** Builder: a pointer move is handled once it pauses this long. */
+export const HOVER_DEBOUNCE_MS = 10;
+/** Builder: typed text goes to the editor at most this often. */
+export const SYNC_THROTTLE_MS = 300;
+/** Builder: page changes (morphs, islands) are followed once they pause this long. */
+export const PAGE_MUTATION_DEBOUNCE_MS = 100;
+/** Builder and collaboration: what grows while one types is placed again once typing pauses. */
+export const INPUT_REPOSITION_MS = 200;
+/** Builder: a burst of pastes syncs and re-places once, this long after the last. */
+export const PASTE_DEBOUNCE_MS = 100;
+/** Builder: a newly added item is clicked this long after it appears. */
+export const NEW_ITEM_CLICK_MS = 350;
+/** Builder: how long to wait for a newly added item to appear. */
+export const OBSERVER_TIMEOUT_MS = 4000;
+/** Builder: how long re-rendered variant fields are marked again after a variant patch. */
+export const VARIANT_OBSERVER_TIMEOUT_MS = 8000;
+
+/** Collaboration: pins follow page changes once they pause this long. */
+export const THREAD_MUTATION_DEBOUNCE_MS = 1000;
+/** Collaboration: a pin whose element is missing is tried again this many times, this far apart. */
+export const THREAD_RETRIES = 5;
+export const THREAD_RETRY_MS = 1000;
+
+/** Collaboration: a pin's point sits this far below and right of the pin's corner. */
+export const PIN_OFFSET = { up: 43, left: 9 } as const;
+/** Collaboration: the mention list's height; it flips above the input when less is free below. */
+export const MENTION_LIST_PX = 160;
+/** Collaboration: more comments load when the list is scrolled this close to its end. */
+export const MORE_WITHIN_PX = 3;
+/** Collaboration: the thread popup's size before it is laid out, its gap to the pin and its viewport margin. */
+export const POPUP_DEFAULT = { width: 334, height: 198 } as const;
+export const POPUP_GAP_PX = 8;
+export const POPUP_MARGIN_PX = 16;
+
+/**
+ * Hover proximity: 10 % of an element's size, at most 30 px. Within it the pointer still counts as
+ * on the element (the builder's hover, the edit button's safe zone).
+ */
+export function proximity(size: number): number {
+  return Math.min(size * 0.1, 30);
+}

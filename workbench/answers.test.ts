@@ -1,0 +1,153 @@
+import t, { type Test } from 'tap';
+import { answerBuilder, answerCollab, answerLivePreview, labelOf } from './answers.ts';
+import type { Api } from './api.ts';
+import type { CollabState } from './collab.ts';
+import type { Drafts } from './drafts.ts';
+import type { EditedEntry } from './entries.ts';
+import { createForm } from './form.ts';
+import type { EditorChannel } from './protocol.ts';
+import { installDom } from './test-dom.ts';
+
+/** The editor's answers, asked as the layer asks them (a fake channel records the handlers). */
+
+function fakeChannel() {
+  const handlers = new Map<string, (event: { data: unknown }) => unknown>();
+  const channel: EditorChannel = {
+    on: (type, handler) => handlers.set(type, handler as (event: { data: unknown }) => unknown),
+    send: async () => undefined as never,
+  };
+  const ask = async (type: string, data?: unknown) => {
+    const handler = handlers.get(type);
+    if (!handler) throw new Error(`no answer for ${type}`);
+    return handler({ data });
+  };
+  return { channel, ask };
+}
+
+function setup(t: Test) {
+  installDom(t);
+  const entry: EditedEntry = {
+    type: 'pages',
+    id: '4711',
+    contentType: 'page',
+    uid: 'p1',
+    locale: 'en-GB',
+    value: { uid: 'p1', title: 'Dishwasher', items: ['a', 'b'] },
+  };
+  const saved: EditedEntry[] = [];
+  const drafts = { save: async (e: EditedEntry) => void saved.push(e), saveSoon: () => undefined } as unknown as Drafts;
+  const form = createForm({ entries: [entry], drafts, permissionsChanged: () => {}, schemasChanged: () => {} });
+  form.render();
+  const asked: string[] = [];
+  const api = (async (path: string) => {
+    asked.push(path);
+    return { fieldSchemaMap: { title: { uid: 'title', field_metadata: { multiline: false } } } };
+  }) as Api;
+  const said: string[] = [];
+  const deps = {
+    api,
+    form,
+    page: { uuid: '4711' },
+    mode: 'builder' as const,
+    masterLocale: 'en-GB',
+    collab: { threads: [], comments: [] } as CollabState,
+    say: (text: string) => void said.push(text),
+  };
+  const lp = fakeChannel();
+  const vb = fakeChannel();
+  answerLivePreview(lp.channel, deps);
+  answerBuilder(vb.channel, deps);
+  return { lp, vb, form, entry, saved, asked, said, deps };
+}
+
+const fieldMetadata = (path: string) => ({
+  content_type_uid: 'page',
+  entry_uid: 'p1',
+  locale: 'en-GB',
+  cslpValue: `page.p1.en-GB.${path}`,
+  fieldPath: path.replace(/\.\d+/g, ''),
+  fieldPathWithIndex: path.replace(/\.\d+$/, ''),
+  instance: { fieldPathWithIndex: path },
+  multipleFieldMetadata: { index: -1, parentDetails: null },
+  variant: undefined,
+});
+
+t.test('init answers the page entry and the mode on both channels', async (t) => {
+  const { lp, vb } = setup(t);
+  t.same(await lp.ask('init'), { contentTypeUid: 'page', entryUid: '4711', windowType: 'builder' });
+  t.match(await vb.ask('init'), { windowType: 'builder', stackDetails: { masterLocale: 'en-GB' } });
+});
+
+t.test('schemas are fetched once per type; a locked field is answered updateRestrict', async (t) => {
+  const { vb, form, asked } = setup(t);
+  t.same(await vb.ask('get-field-schema', { contentTypeUid: 'page' }), {
+    fieldSchemaMap: { title: { uid: 'title', field_metadata: { multiline: false } } },
+  });
+  form.lockedFields.add('page:title');
+  t.same(await vb.ask('get-field-schema', { contentTypeUid: 'page' }), {
+    fieldSchemaMap: { title: { uid: 'title', field_metadata: { multiline: false, updateRestrict: true } } },
+  });
+  t.same(asked, ['/__workbench/api/field-schema/pages']);
+});
+
+t.test('permissions follow the read-only switch; unknown entries may be edited', async (t) => {
+  const { vb, form, entry } = setup(t);
+  const ask = (entryUid: string) =>
+    vb.ask('get-permissions', { type: 'entry', entryUid, contentTypeUid: 'page', locale: 'en-GB' });
+  t.match(await ask('p1'), { update: true, delete: true, publish: true });
+  form.readOnly.add(entry);
+  t.same(await ask('p1'), { create: true, read: true, update: false, delete: false, publish: false });
+  t.match(await ask('other'), { update: true });
+});
+
+t.test('field data is the stored value, or the error flag when there is none', async (t) => {
+  const { vb } = setup(t);
+  const meta = { content_type_uid: 'page', entry_uid: 'p1', locale: 'en-GB' };
+  t.same(await vb.ask('get-field-data', { fieldMetadata: meta, entryPath: 'title' }), { fieldData: 'Dishwasher' });
+  t.same(await vb.ask('get-field-data', { fieldMetadata: meta, entryPath: 'missing' }), { error: true });
+});
+
+t.test('display names come from the last path segment', async (t) => {
+  const { vb } = setup(t);
+  t.equal(labelOf('body_components.hero_headline'), 'Hero headline');
+  t.same(await vb.ask('get-field-display-names', [fieldMetadata('title')]), { 'page.p1.en-GB.title': 'Title' });
+});
+
+t.test("the page's edits reach the entry: typed text, and moved or deleted items", async (t) => {
+  const { vb, entry, saved } = setup(t);
+  await vb.ask('update-field', { data: 'Quiet dishwasher', fieldMetadata: fieldMetadata('title') });
+  t.equal(entry.value.title, 'Quiet dishwasher');
+  await vb.ask('move-instance', { data: 'items.0', direction: 'next', fieldMetadata: fieldMetadata('items.0') });
+  t.same(entry.value.items, ['b', 'a']);
+  await vb.ask('delete-instance', { data: 'items.1', fieldMetadata: fieldMetadata('items.1') });
+  t.same(entry.value.items, ['b']);
+  t.equal(saved.length, 3);
+});
+
+t.test('the modals the workbench does not offer are said so', async (t) => {
+  const { vb, said } = setup(t);
+  await vb.ask('open-asset-modal', {});
+  t.same(said, ['open-asset-modal: not offered by the workbench']);
+});
+
+t.test('a collaboration change is written back to the server; a read is not', async (t) => {
+  installDom(t);
+  const puts: unknown[] = [];
+  const api = (async (_path: string, init?: RequestInit) => void puts.push(init?.method)) as Api;
+  const collab: CollabState = { threads: [], comments: [] };
+  const vb = fakeChannel();
+  answerCollab(vb.channel, { api, collab, collabUrl: '/__workbench/api/collab', say: () => undefined });
+  await vb.ask('collab-fetch-comments', { threadUid: 'none', offset: 0, limit: 10 });
+  t.same(puts, []);
+  const created = (await vb.ask('collab-create-thread', {
+    elementXPath: '/html/body/h1',
+    position: { x: 0.5, y: 0.5 },
+    author: 'a@b.c',
+    createdBy: 'u1',
+    pageRoute: '/',
+    inviteUid: 'workbench',
+  })) as { thread: { _id: string } };
+  t.ok(created.thread._id);
+  t.same(puts, ['PUT']);
+  t.equal(collab.threads.length, 1);
+});
