@@ -4,7 +4,7 @@
 # the runtime stage outside Docker: keep its COPY, ENV and CMD lines in the simple forms it parses.
 
 # ---- build: dev dependencies, Vite client build (manifest + .br/.gz twins), server bundle ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,13 +12,13 @@ COPY . .
 RUN npm run build
 
 # ---- runtime: production dependencies, the build output and the data the server reads ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 ENV HOST=0.0.0.0
 ENV PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
 # Everything below is read relative to the working directory (contract section 2): the server
 # bundle, the browser build (its .vite/manifest.json is read at start-up), the storefronts, the
 # embedded content store, the message catalogues and the demo images. Owned by root, read-only to

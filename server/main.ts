@@ -8,6 +8,20 @@ import { ConfigError } from './errors.ts';
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * pino-pretty is a development dependency: a production install (`npm ci --omit=dev`) run with
+ * NODE_ENV=development logs plain JSON rather than failing to start.
+ */
+function prettyLogs(dev: boolean): boolean {
+  if (!dev) return false;
+  try {
+    import.meta.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
   const env = readEnv();
   const dev = env.NODE_ENV === 'development';
@@ -47,7 +61,7 @@ async function main(): Promise<void> {
     htmlCache: env.HTML_CACHE !== 'off',
     htmlCacheTtlMs: env.HTML_CACHE_TTL_MS,
     requestLogging: dev,
-    logger: dev
+    logger: prettyLogs(dev)
       ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
       : { level: 'info' },
   });
