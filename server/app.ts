@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
@@ -16,6 +16,12 @@ import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
+import { openSubscriptions } from './data/socket.ts';
+import { instrumentContent } from './observability/content.ts';
+import { type Metrics, shedReason } from './observability/metrics.ts';
+import { observability } from './observability/plugin.ts';
+import { Readiness } from './observability/readiness.ts';
+import { requestIdGenerator } from './observability/request-id.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
@@ -76,6 +82,8 @@ export interface ServerOptions {
   preview?: PreviewConfig;
   /** The editor workbench at /__workbench (development tool); its origins (every storefront host on `port`) join the editor origins. */
   workbench?: { port: number };
+  /** Prometheus metrics to record into (main.ts serves them on METRICS_PORT); absent, nothing is measured. */
+  metrics?: Metrics;
 }
 
 export interface PressureOptions {
@@ -134,6 +142,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Issue 10: two log lines per request cost more than serving a cached page; off in production.
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     trustProxy: options.trustProxy || false,
+    genReqId: requestIdGenerator(options.trustProxy),
     // Bounded requests and slow-client protection (issue 10, security case 16).
     bodyLimit: 256 * 1024,
     connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
@@ -152,7 +161,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store: EmbeddedStore | undefined = options.content
     ? undefined
     : createEmbeddedStore({ dir: options.contentDir, watch: dev });
-  const content = options.content ?? (store as EmbeddedStore);
+  const { metrics } = options;
+  const source = options.content ?? (store as EmbeddedStore);
+  const content = metrics ? instrumentContent(source, metrics, options.content ? 'upstream' : 'embedded') : source;
   const messages = createMessageCatalog({
     dir: options.localesDir ?? 'locales',
     fallbackLocale: sites.fallbackLocale,
@@ -166,6 +177,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : new HtmlCache({
           maxEntries: 2000,
           ttlMs: options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000),
+          onLookup: metrics && ((result) => metrics.cacheLookup(result)),
         });
   // Any content source that can announce changes (the embedded store) empties the page cache.
   const invalidating = content as Partial<EmbeddedStore>;
@@ -175,7 +187,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
-  const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
+  const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url, metrics };
+
+  // Ready once the build is there and content answers (the home page of the first storefront).
+  const home = sites.sites[0];
+  const readiness = new Readiness({
+    buildPresent: () => options.assets !== undefined || existsSync(join(clientDir, '.vite', 'manifest.json')),
+    loadContent: async () => home && content.getPage('125', home.defaultLocale),
+  });
+  observability(app, { readiness, metrics });
+  if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
 
   // Shed load with 503 + Retry-After before the event loop stalls
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
@@ -189,6 +210,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       // Orchestrators must still see the process alive (contract section 8): health is never shed.
       if (request.routeOptions.config?.anyHost) return;
       request.log.warn({ type }, 'Under pressure: request shed');
+      metrics?.shed(shedReason(type));
       reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
       reply.type('text/html; charset=utf-8');
       // under-pressure sends what the handler returns as the body (its types say void).

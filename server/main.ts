@@ -4,9 +4,16 @@ import { readEnv } from './config/env.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import { createUpstreamContentService } from './content/upstream.ts';
 import { ConfigError } from './errors.ts';
+import { Metrics } from './observability/metrics.ts';
+import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
 
-/** How long in-flight requests get to finish after SIGTERM/SIGINT before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long the whole shutdown may take after SIGTERM/SIGINT (draining, then in-flight requests
+ * finishing) before the process exits anyway: inside `docker stop`'s default 10 s.
+ */
+const SHUTDOWN_GRACE_MS = 9_500;
+/** Production default of SHUTDOWN_DRAIN_MS: a few load-balancer probe intervals. */
+const PRODUCTION_DRAIN_MS = 3_000;
 
 /**
  * pino-pretty is a development dependency: a production install (`npm ci --omit=dev`) run with
@@ -40,7 +47,9 @@ async function main(): Promise<void> {
         loadSitesConfig(env.SITES_CONFIG).config.sites.flatMap((s) => [s.host, ...s.aliases]),
       )
     : undefined;
+  const metrics = env.METRICS_PORT === 0 ? undefined : new Metrics();
   const app = await buildServer({
+    ...(metrics ? { metrics } : {}),
     ...(vite ? { assets: vite.assets, devMiddleware: vite.middleware } : {}),
     sites: env.SITES_CONFIG,
     contentDir: env.CONTENT_DIR,
@@ -70,13 +79,29 @@ async function main(): Promise<void> {
     await vite?.close();
   });
 
+  let scrape: MetricsServer | undefined;
+  const drainMs = env.SHUTDOWN_DRAIN_MS ?? (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0);
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'Shutting down after an error');
-    else app.log.info({ signal }, 'Shutting down');
+    else app.log.info({ signal, drainMs }, 'Shutting down: draining');
+    // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
+    // traffic before the listener closes; then in-flight requests finish.
+    app.readiness.drain();
+    if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
     await app.close();
+    await scrape?.close();
+    app.log.info('Closed');
   });
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  if (metrics) {
+    scrape = await startMetricsServer(metrics, {
+      port: env.METRICS_PORT,
+      host: env.HOST,
+      onError: (error) => app.log.error({ err: error }, 'Metrics collection failed'),
+    });
+    app.log.info(`Metrics at http://${env.HOST}:${scrape.port}/metrics`);
+  }
   await vite?.start(app.server);
 }
 
