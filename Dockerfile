@@ -29,9 +29,14 @@ COPY --from=build /app/config ./config
 COPY --from=build /app/content ./content
 COPY --from=build /app/locales ./locales
 COPY --from=build /app/public ./public
+# Runs with a read-only root filesystem (`docker run --read-only`): nothing is written outside
+# /app/content, where drafts and workbench publishes go; mount a volume there when those are used
+# (owned by uid 1000). docs/operations.md lists the mounts, probes and ports.
 USER node
-EXPOSE 3000
-# Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
+# 3000: the storefronts; 9464: Prometheus /metrics (METRICS_PORT, keep it inside the cluster).
+EXPOSE 3000 9464
+# Liveness. Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
+# (Readiness, /readyz, is for load balancers: it turns 503 while starting and draining.)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthcheck',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/server/main.js"]
