@@ -13,7 +13,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
-import { get, HAS_TASKSET, LOAD_CORE, measure, pinSelf, type Round, rssOf, SERVER_CORE, startNode } from './lib.ts';
+import {
+  freePort,
+  get,
+  HAS_TASKSET,
+  LOAD_CORE,
+  measure,
+  pinSelf,
+  type Round,
+  rssOf,
+  SERVER_CORE,
+  startNode,
+} from './lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -122,6 +133,43 @@ async function serverRows(label: string, env: Record<string, string>): Promise<R
     await server.stop();
   }
   return rows;
+}
+
+/**
+ * What metrics cost: the product page, cached and uncached, on a server with METRICS_PORT set
+ * (production's default) against the table's rows (metrics off), in server CPU ms per request.
+ */
+async function metricsLines(rows: Row[]): Promise<string[]> {
+  const product = SCENARIOS[1] as Scenario;
+  const lines: string[] = [];
+  for (const [label, env] of [
+    ['uncached', { HTML_CACHE: 'off' }],
+    ['cached', { HTML_CACHE: 'on' }],
+  ] as const) {
+    const metricsPort = await freePort();
+    const server = await startNode(`metrics-${label}`, [SERVER_ENTRY], { ...env, METRICS_PORT: String(metricsPort) });
+    try {
+      process.stderr.write(`  ${product.name} (${label}, metrics on)…`);
+      const on = await measure(server.pid, server.port, product.path, HEADERS, plan);
+      process.stderr.write(` ${Math.round(on.rps)} req/s\n`);
+      const scraped = await get(metricsPort, '/metrics', { host: 'localhost' });
+      const counted = /^vitrine_http_requests_total\{kind="page",status_class="2xx"\} (\d+)/m.exec(
+        scraped.body.toString('utf8'),
+      )?.[1];
+      const off = rows.find((row) => row.name === `${product.name} (${label})`)?.round;
+      const ms = (n: number | undefined) => (n === undefined ? '?' : n.toFixed(3));
+      const delta = off
+        ? ` (${on.cpuMsPerRequest >= off.cpuMsPerRequest ? '+' : ''}${ms(on.cpuMsPerRequest - off.cpuMsPerRequest)})`
+        : '';
+      lines.push(
+        `metrics cost, ${product.name} (${label}): ${ms(off?.cpuMsPerRequest)} CPU ms/request without, ` +
+          `${ms(on.cpuMsPerRequest)} with${delta}; ${Math.round(on.rps)} req/s with; ${counted ?? '?'} page requests counted`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  return lines;
 }
 
 async function baselineRows(): Promise<Row[]> {
@@ -245,14 +293,14 @@ async function main(): Promise<void> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`);
   pinSelf();
   const load = process.argv.includes('--load');
-  const rowsCount = SCENARIOS.length * 2 + 2;
+  const rowsCount = SCENARIOS.length * 2 + 2 + 2;
   const estimate = rowsCount * (plan.warmupS + plan.rounds * plan.roundS) + 20 + (load ? 75 : 0);
   console.log(
     `Vitrine bench: ${plan.connections} connections, ${plan.warmupS} s warm-up, best of ${plan.rounds} × ${plan.roundS} s; ` +
       (HAS_TASKSET
         ? `server on core ${SERVER_CORE}, load from core ${LOAD_CORE}`
         : 'taskset not found: server and load share the cores') +
-      `; Host ${BENCH_HOST}, no compression requested; about ${Math.ceil(estimate / 60)} min`,
+      `; Node ${process.version}; Host ${BENCH_HOST}, no compression requested; about ${Math.ceil(estimate / 60)} min`,
   );
 
   const rows = [
@@ -260,7 +308,12 @@ async function main(): Promise<void> {
     ...(await serverRows('cached', { HTML_CACHE: 'on' })),
     ...(await baselineRows()),
   ];
-  const extra = [runtimeLine(), ...(await previewLines()), ...(await subscriptionLines())];
+  const extra = [
+    runtimeLine(),
+    ...(await previewLines()),
+    ...(await subscriptionLines()),
+    ...(await metricsLines(rows)),
+  ];
 
   console.log('');
   console.log(table(rows));
