@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-ws';
@@ -112,6 +113,13 @@ t.test('requests are counted and timed by route kind and status class; scraped o
       all.some((s) => s.name === name),
       `${name} is exported`,
     );
+
+  // Every family the Grafana dashboard reads is one the server exports.
+  const exported = new Set(all.map((s) => s.name));
+  const dashboard = readFileSync('docs/operations/grafana-dashboard.json', 'utf8');
+  const read = new Set([...dashboard.matchAll(/\b(?:vitrine|nodejs|process)_\w+/g)].map((m) => m[0]));
+  t.ok(read.size >= 10, `the dashboard reads ${read.size} series`);
+  for (const name of read) t.ok(exported.has(name), `the dashboard's ${name} is exported`);
 
   // The public port has no /metrics, and the scrape port serves nothing else.
   t.equal((await app.inject({ url: '/metrics', headers: uk })).statusCode, 404, 'no /metrics on the public port');

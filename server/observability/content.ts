@@ -1,18 +1,14 @@
 import type { ContentService } from '../content/service.ts';
-import type { ContentOperation, ContentSource, Metrics } from './metrics.ts';
+import { CONTENT_OPERATIONS, type ContentOperation, type ContentSource, type Metrics } from './metrics.ts';
 
-const OPERATIONS: ReadonlySet<string> = new Set<ContentOperation>([
-  'getPage',
-  'getEntry',
-  'getApplicationConfiguration',
-  'hasPage',
-]);
+const OPERATIONS: ReadonlySet<string> = new Set<string>(CONTENT_OPERATIONS);
 
 /**
  * The content service with every read timed and every failure counted, by source. Anything else the
  * service offers (invalidation, close) passes through untouched, bound to the service itself.
  */
 export function instrumentContent<T extends ContentService>(content: T, metrics: Metrics, source: ContentSource): T {
+  metrics.contentSource(source);
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(content, {
     get(target, property) {

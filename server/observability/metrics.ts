@@ -5,9 +5,11 @@ import type { RouteKind, StatusClass } from './route-kind.ts';
 /** Where content is read from. */
 export type ContentSource = 'embedded' | 'upstream';
 /** The content reads the renderer makes (the ContentService methods). */
-export type ContentOperation = 'getPage' | 'getEntry' | 'getApplicationConfiguration' | 'hasPage';
+export const CONTENT_OPERATIONS = ['getPage', 'getEntry', 'getApplicationConfiguration', 'hasPage'] as const;
+export type ContentOperation = (typeof CONTENT_OPERATIONS)[number];
 /** Why under-pressure shed a request. */
-export type ShedReason = 'event_loop_delay' | 'event_loop_utilization' | 'heap' | 'rss' | 'other';
+const SHED_REASONS = ['event_loop_delay', 'event_loop_utilization', 'heap', 'rss', 'other'] as const;
+export type ShedReason = (typeof SHED_REASONS)[number];
 /** A render for the HTML cache (whole document) or streamed to one visitor (until the shell). */
 export type RenderMode = 'cached' | 'streamed';
 
@@ -84,6 +86,12 @@ export class Metrics {
     });
     // Every label combination from the start, so a dashboard shows 0 rather than no data.
     for (const result of ['hit', 'miss', 'stale', 'coalesced'] as const) this.#cache.inc({ result }, 0);
+    for (const reason of SHED_REASONS) this.#shed.inc({ reason }, 0);
+  }
+
+  /** Lists a content source's error counters at 0 before its first failure. */
+  contentSource(source: ContentSource): void {
+    for (const operation of CONTENT_OPERATIONS) this.#contentErrors.inc({ source, operation }, 0);
   }
 
   request(kind: RouteKind, statusClass: StatusClass, seconds: number): void {
