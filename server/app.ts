@@ -17,11 +17,12 @@ import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
-import { instrumentContent } from './observability/content.ts';
+import { type ContentReporter, instrumentContent } from './observability/content.ts';
 import { type Metrics, shedReason } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
 import { Readiness } from './observability/readiness.ts';
 import { requestIdGenerator } from './observability/request-id.ts';
+import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
@@ -84,6 +85,8 @@ export interface ServerOptions {
   workbench?: { port: number };
   /** Prometheus metrics to record into (main.ts serves them on METRICS_PORT); absent, nothing is measured. */
   metrics?: Metrics;
+  /** OpenTelemetry spans (main.ts starts them when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing?: Tracing;
 }
 
 export interface PressureOptions {
@@ -134,6 +137,13 @@ const SHED_BODY =
 /** Paths served the same for every host: built assets, demo images, health. */
 const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
 
+/** One render report to every reporter (metrics, tracing). */
+function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics['render'] {
+  return (mode, seconds) => {
+    for (const reporter of reporters) reporter.render(mode, seconds);
+  };
+}
+
 /** Builds the app with every plugin and route wired, ready for `inject()` or `listen()`. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const dev = options.dev ?? false;
@@ -161,9 +171,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store: EmbeddedStore | undefined = options.content
     ? undefined
     : createEmbeddedStore({ dir: options.contentDir, watch: dev });
-  const { metrics } = options;
+  const { metrics, tracing } = options;
+  const sourceName = options.content ? 'upstream' : 'embedded';
+  metrics?.contentSource(sourceName);
+  const reporters = [metrics, tracing].filter((r): r is Metrics | Tracing => r !== undefined);
   const source = options.content ?? (store as EmbeddedStore);
-  const content = metrics ? instrumentContent(source, metrics, options.content ? 'upstream' : 'embedded') : source;
+  const content = reporters.length > 0 ? instrumentContent(source, sourceName, reporters as ContentReporter[]) : source;
   const messages = createMessageCatalog({
     dir: options.localesDir ?? 'locales',
     fallbackLocale: sites.fallbackLocale,
@@ -187,7 +200,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
-  const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url, metrics };
+  const renders = reporters.length > 0 ? { render: renderReporter(reporters) } : undefined;
+  const deps = {
+    sites,
+    content,
+    messages,
+    assets,
+    htmlCache,
+    dev,
+    preview,
+    dataEndpoint: options.data?.url,
+    metrics: renders,
+  };
 
   // Ready once the build is there and content answers (the home page of the first storefront).
   const home = sites.sites[0];
@@ -195,7 +219,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     buildPresent: () => options.assets !== undefined || existsSync(join(clientDir, '.vite', 'manifest.json')),
     loadContent: async () => home && content.getPage('125', home.defaultLocale),
   });
-  observability(app, { readiness, metrics });
+  observability(app, { readiness, metrics, tracing });
   if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
 
   // Shed load with 503 + Retry-After before the event loop stalls

@@ -48,8 +48,13 @@ async function main(): Promise<void> {
       )
     : undefined;
   const metrics = env.METRICS_PORT === 0 ? undefined : new Metrics();
+  // Tracing is opt-in: without an endpoint not one OpenTelemetry module is loaded.
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? await (await import('./observability/tracing.ts')).startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT })
+    : undefined;
   const app = await buildServer({
     ...(metrics ? { metrics } : {}),
+    ...(tracing ? { tracing } : {}),
     ...(vite ? { assets: vite.assets, devMiddleware: vite.middleware } : {}),
     sites: env.SITES_CONFIG,
     contentDir: env.CONTENT_DIR,
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
     if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
     await app.close();
     await scrape?.close();
+    await tracing?.shutdown();
     app.log.info('Closed');
   });
 

@@ -1,14 +1,20 @@
 import type { ContentService } from '../content/service.ts';
 import { CONTENT_OPERATIONS, type ContentOperation, type ContentSource, type Metrics } from './metrics.ts';
 
+/** Who is told of each read: the metrics, the tracing. */
+export type ContentReporter = Pick<Metrics, 'contentRead'>;
+
 const OPERATIONS: ReadonlySet<string> = new Set<string>(CONTENT_OPERATIONS);
 
 /**
  * The content service with every read timed and every failure counted, by source. Anything else the
  * service offers (invalidation, close) passes through untouched, bound to the service itself.
  */
-export function instrumentContent<T extends ContentService>(content: T, metrics: Metrics, source: ContentSource): T {
-  metrics.contentSource(source);
+export function instrumentContent<T extends ContentService>(
+  content: T,
+  source: ContentSource,
+  reporters: readonly ContentReporter[],
+): T {
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(content, {
     get(target, property) {
@@ -26,7 +32,9 @@ export function instrumentContent<T extends ContentService>(content: T, metrics:
               failed = false;
               return result;
             } finally {
-              metrics.contentRead(source, property as ContentOperation, (performance.now() - started) / 1000, failed);
+              const seconds = (performance.now() - started) / 1000;
+              for (const reporter of reporters)
+                reporter.contentRead(source, property as ContentOperation, seconds, failed);
             }
           }
         : method.bind(target);

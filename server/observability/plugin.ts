@@ -3,6 +3,7 @@ import type { Metrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 import { routeKind, statusClass } from './route-kind.ts';
+import type { Tracing } from './tracing.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,14 +16,17 @@ export interface ObservabilityOptions {
   readiness: Readiness;
   /** Request metrics; absent, no hook measures anything. */
   metrics?: Metrics;
+  /** Request spans; their hooks come first, so everything after runs under the request's span. */
+  tracing?: Tracing;
 }
 
 /**
  * Request ids on every response, request metrics and the readiness probe. Registered before any
  * other hook, so shed requests and unknown hosts get an id and are counted too.
  */
-export function observability(app: FastifyInstance, { readiness, metrics }: ObservabilityOptions): void {
+export function observability(app: FastifyInstance, { readiness, metrics, tracing }: ObservabilityOptions): void {
   app.decorate('readiness', readiness);
+  tracing?.instrument(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
