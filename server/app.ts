@@ -17,7 +17,7 @@ import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
-import { type ContentReporter, instrumentContent } from './observability/content.ts';
+import { instrumentContent } from './observability/content.ts';
 import { type Metrics, shedReason } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
 import { Readiness } from './observability/readiness.ts';
@@ -33,6 +33,7 @@ import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
+import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { createHostResolver } from './sites/resolve.ts';
 
 declare module 'fastify' {
@@ -176,7 +177,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   metrics?.contentSource(sourceName);
   const reporters = [metrics, tracing].filter((r): r is Metrics | Tracing => r !== undefined);
   const source = options.content ?? (store as EmbeddedStore);
-  const content = reporters.length > 0 ? instrumentContent(source, sourceName, reporters as ContentReporter[]) : source;
+  const content = reporters.length > 0 ? instrumentContent(source, sourceName, reporters) : source;
   const messages = createMessageCatalog({
     dir: options.localesDir ?? 'locales',
     fallbackLocale: sites.fallbackLocale,
@@ -210,14 +211,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     dev,
     preview,
     dataEndpoint: options.data?.url,
-    metrics: renders,
+    renderTimes: renders,
   };
 
   // Ready once the build is there and content answers (the home page of the first storefront).
   const home = sites.sites[0];
   const readiness = new Readiness({
     buildPresent: () => options.assets !== undefined || existsSync(join(clientDir, '.vite', 'manifest.json')),
-    loadContent: async () => home && content.getPage('125', home.defaultLocale),
+    loadContent: async () => home && content.getPage(HOME_PAGE_ID, home.defaultLocale),
   });
   observability(app, { readiness, metrics, tracing });
   if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);

@@ -44,7 +44,7 @@ export interface PageRouteDeps {
   /** Assembled published pages (pageRoutes makes one); absent: loaded and assembled every time. */
   assembled?: AssembledPageMemo;
   /** Told each render's time; absent when metrics are off. */
-  metrics?: Pick<Metrics, 'render'>;
+  renderTimes?: Pick<Metrics, 'render'>;
 }
 
 const HOME_PAGE_ID = '125';
@@ -325,7 +325,7 @@ async function renderPage(
         if (outcome.kind !== 'page') return undefined;
         const started = performance.now();
         const body = await collect(await streamDocument(outcome.element, onRenderError));
-        deps.metrics?.render('cached', (performance.now() - started) / 1000);
+        deps.renderTimes?.render('cached', (performance.now() - started) / 1000);
         return new RenderedPage(body, { transient: outcome.degraded });
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
@@ -386,7 +386,7 @@ async function renderPage(
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
   const started = performance.now();
   const document = await streamDocument(outcome.element, onRenderError);
-  deps.metrics?.render('streamed', (performance.now() - started) / 1000);
+  deps.renderTimes?.render('streamed', (performance.now() - started) / 1000);
   return reply.send(document);
 }
 
