@@ -22,7 +22,8 @@ interface OtlpSpan {
 t.test('without an endpoint no context manager is enabled (nothing of the SDK runs)', async (t) => {
   const app = await demoServer({ metrics: new Metrics() });
   t.teardown(() => app.close());
-  t.equal((await app.inject({ url: PRODUCT, headers: { host: HOSTS.uk } })).statusCode, 200);
+  // Served or shed (a loaded machine may shed it): either way the request ran through every hook.
+  await app.inject({ url: PRODUCT, headers: { host: HOSTS.uk } });
   const registered = (globalThis as Record<symbol, { context?: unknown } | undefined>)[OTEL_GLOBAL];
   t.notOk(registered?.context, 'no global context manager');
 });
