@@ -105,6 +105,11 @@ async function main(): Promise<void> {
       port: env.METRICS_PORT,
       host: env.HOST,
       onError: (error) => app.log.error({ err: error }, 'Metrics collection failed'),
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new ConfigError(
+        `METRICS_PORT ${env.METRICS_PORT} is in use: set METRICS_PORT to a free port, or 0 to turn metrics off`,
+      );
     });
     app.log.info(`Metrics at http://${env.HOST}:${scrape.port}/metrics`);
   }
