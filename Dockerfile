@@ -4,7 +4,7 @@
 # the runtime stage outside Docker: keep its COPY, ENV and CMD lines in the simple forms it parses.
 
 # ---- build: dev dependencies, Vite client build (manifest + .br/.gz twins), server bundle ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,13 +14,13 @@ ARG ISLAND_RUNTIME=react
 RUN npm run build
 
 # ---- runtime: production dependencies, the build output and the data the server reads ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 ENV HOST=0.0.0.0
 ENV PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
 # Everything below is read relative to the working directory (contract section 2): the server
 # bundle, the browser build (its .vite/manifest.json is read at start-up), the storefronts, the
 # embedded content store, the message catalogues and the demo images. Owned by root, read-only to
@@ -31,9 +31,14 @@ COPY --from=build /app/config ./config
 COPY --from=build /app/content ./content
 COPY --from=build /app/locales ./locales
 COPY --from=build /app/public ./public
+# Runs with a read-only root filesystem (`docker run --read-only`): nothing is written outside
+# /app/content, where drafts and workbench publishes go; mount a volume there when those are used
+# (owned by uid 1000). docs/operations.md lists the mounts, probes and ports.
 USER node
-EXPOSE 3000
-# Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
+# 3000: the storefronts; 9464: Prometheus /metrics (METRICS_PORT, keep it inside the cluster).
+EXPOSE 3000 9464
+# Liveness. Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
+# (Readiness, /readyz, is for load balancers: it turns 503 while starting and draining.)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthcheck',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/server/main.js"]

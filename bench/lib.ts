@@ -75,7 +75,16 @@ export async function startNode(
   const command = HAS_TASKSET ? 'taskset' : process.execPath;
   const commandArgs = HAS_TASKSET ? ['-c', options.core ?? SERVER_CORE, process.execPath, ...args] : [...args];
   const child = spawn(command, commandArgs, {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // Metrics off unless a row asks for them (METRICS_PORT): the default port would clash between servers.
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      METRICS_PORT: '0',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

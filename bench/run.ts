@@ -15,7 +15,18 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { RUNTIME_RECORD } from '../islands/hydration-library.ts';
 import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
 import { formatRuntimeRows, runtimeRows } from './island-runtimes.ts';
-import { get, HAS_TASKSET, LOAD_CORE, measure, pinSelf, type Round, rssOf, SERVER_CORE, startNode } from './lib.ts';
+import {
+  freePort,
+  get,
+  HAS_TASKSET,
+  LOAD_CORE,
+  measure,
+  pinSelf,
+  type Round,
+  rssOf,
+  SERVER_CORE,
+  startNode,
+} from './lib.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -131,6 +142,51 @@ async function serverRows(label: string, env: Record<string, string>): Promise<R
     await server.stop();
   }
   return rows;
+}
+
+/**
+ * What metrics cost: the product page, cached and uncached, on two servers side by side, one with
+ * METRICS_PORT set (production's default) and one without, measured in turns (off, on, off, on) so
+ * both see the same machine; the lower server CPU ms per request of each is reported.
+ */
+async function metricsLines(): Promise<string[]> {
+  const product = SCENARIOS[1] as Scenario;
+  const lines: string[] = [];
+  for (const [label, env] of [
+    ['uncached', { HTML_CACHE: 'off' }],
+    ['cached', { HTML_CACHE: 'on' }],
+  ] as const) {
+    const metricsPort = await freePort();
+    const off = await startNode(`metrics-off-${label}`, [SERVER_ENTRY], env);
+    const on = await startNode(`metrics-on-${label}`, [SERVER_ENTRY], { ...env, METRICS_PORT: String(metricsPort) });
+    try {
+      const best = { off: Number.POSITIVE_INFINITY, on: Number.POSITIVE_INFINITY };
+      for (let turn = 0; turn < 2; turn++) {
+        for (const [which, server] of [
+          ['off', off],
+          ['on', on],
+        ] as const) {
+          process.stderr.write(`  ${product.name} (${label}, metrics ${which})…`);
+          const round = await measure(server.pid, server.port, product.path, HEADERS, plan);
+          process.stderr.write(` ${round.cpuMsPerRequest.toFixed(3)} CPU ms/request\n`);
+          best[which] = Math.min(best[which], round.cpuMsPerRequest);
+        }
+      }
+      const scraped = await get(metricsPort, '/metrics', { host: 'localhost' });
+      const counted = /^vitrine_http_requests_total\{kind="page",status_class="2xx"\} (\d+)/m.exec(
+        scraped.body.toString('utf8'),
+      )?.[1];
+      const delta = best.on - best.off;
+      lines.push(
+        `metrics cost, ${product.name} (${label}): ${best.off.toFixed(3)} CPU ms/request without, ` +
+          `${best.on.toFixed(3)} with (${delta >= 0 ? '+' : ''}${delta.toFixed(3)} ms, ` +
+          `${((delta / best.off) * 100).toFixed(1)} %); ${counted ?? '?'} page requests counted`,
+      );
+    } finally {
+      await Promise.all([off.stop(), on.stop()]);
+    }
+  }
+  return lines;
 }
 
 async function baselineRows(): Promise<Row[]> {
@@ -255,14 +311,14 @@ async function main(): Promise<void> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`);
   pinSelf();
   const load = process.argv.includes('--load');
-  const rowsCount = SCENARIOS.length * 2 + 2;
+  const rowsCount = SCENARIOS.length * 2 + 2 + 8;
   const estimate = rowsCount * (plan.warmupS + plan.rounds * plan.roundS) + 20 + (load ? 75 : 0);
   console.log(
     `Vitrine bench: ${plan.connections} connections, ${plan.warmupS} s warm-up, best of ${plan.rounds} × ${plan.roundS} s; ` +
       (HAS_TASKSET
         ? `server on core ${SERVER_CORE}, load from core ${LOAD_CORE}`
         : 'taskset not found: server and load share the cores') +
-      `; Host ${BENCH_HOST}, no compression requested; about ${Math.ceil(estimate / 60)} min`,
+      `; Node ${process.version}; Host ${BENCH_HOST}, no compression requested; about ${Math.ceil(estimate / 60)} min`,
   );
 
   const rows = [
@@ -270,7 +326,7 @@ async function main(): Promise<void> {
     ...(await serverRows('cached', { HTML_CACHE: 'on' })),
     ...(await baselineRows()),
   ];
-  const extra = [runtimeLine(), ...(await previewLines()), ...(await subscriptionLines())];
+  const extra = [runtimeLine(), ...(await previewLines()), ...(await subscriptionLines()), ...(await metricsLines())];
   const runtimes = formatRuntimeRows(runtimeRows(CLIENT_DIR, pageHtml));
 
   console.log('');

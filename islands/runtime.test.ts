@@ -17,7 +17,12 @@ const COUNTER_URL = browserUrl(pathToFileURL('islands/fixtures/counter.tsx'));
 const window = new Window({ url: 'https://www.halden.co.uk/' });
 const globals = globalThis as Record<string, unknown>;
 for (const name of ['window', 'document', 'HTMLElement', 'Node', 'CustomEvent', 'navigator']) {
-  globals[name] = name === 'window' ? window : (window as unknown as Record<string, unknown>)[name];
+  // Defined, not assigned: Node's own `navigator` is a getter-only global.
+  Object.defineProperty(globalThis, name, {
+    value: name === 'window' ? window : (window as unknown as Record<string, unknown>)[name],
+    configurable: true,
+    writable: true,
+  });
 }
 
 /** IntersectionObserver and matchMedia under test control. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
@@ -16,6 +16,13 @@ import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
+import { openSubscriptions } from './data/socket.ts';
+import { instrumentContent } from './observability/content.ts';
+import { type Metrics, shedReason } from './observability/metrics.ts';
+import { observability } from './observability/plugin.ts';
+import { Readiness } from './observability/readiness.ts';
+import { requestIdGenerator } from './observability/request-id.ts';
+import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
@@ -26,6 +33,7 @@ import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
+import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { createHostResolver } from './sites/resolve.ts';
 
 declare module 'fastify' {
@@ -76,6 +84,10 @@ export interface ServerOptions {
   preview?: PreviewConfig;
   /** The editor workbench at /__workbench (development tool); its origins (every storefront host on `port`) join the editor origins. */
   workbench?: { port: number };
+  /** Prometheus metrics to record into (main.ts serves them on METRICS_PORT); absent, nothing is measured. */
+  metrics?: Metrics;
+  /** OpenTelemetry spans (main.ts starts them when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing?: Tracing;
 }
 
 export interface PressureOptions {
@@ -126,6 +138,13 @@ const SHED_BODY =
 /** Paths served the same for every host: built assets, demo images, health. */
 const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
 
+/** One render report to every reporter (metrics, tracing). */
+function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics['render'] {
+  return (mode, seconds) => {
+    for (const reporter of reporters) reporter.render(mode, seconds);
+  };
+}
+
 /** Builds the app with every plugin and route wired, ready for `inject()` or `listen()`. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const dev = options.dev ?? false;
@@ -136,6 +155,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Issue 10: two log lines per request cost more than serving a cached page; off in production.
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     trustProxy: options.trustProxy || false,
+    genReqId: requestIdGenerator(options.trustProxy),
     // Bounded requests and slow-client protection (issue 10, security case 16).
     bodyLimit: 256 * 1024,
     connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
@@ -159,7 +179,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store: EmbeddedStore | undefined = options.content
     ? undefined
     : createEmbeddedStore({ dir: options.contentDir, watch: dev, logger: app.log });
-  const content = options.content ?? (store as EmbeddedStore);
+  const { metrics, tracing } = options;
+  const sourceName = options.content ? 'upstream' : 'embedded';
+  metrics?.contentSource(sourceName);
+  const reporters = [metrics, tracing].filter((r): r is Metrics | Tracing => r !== undefined);
+  const source = options.content ?? (store as EmbeddedStore);
+  const content = reporters.length > 0 ? instrumentContent(source, sourceName, reporters) : source;
   const messages = createMessageCatalog({
     dir: options.localesDir ?? 'locales',
     fallbackLocale: sites.fallbackLocale,
@@ -173,6 +198,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : new HtmlCache({
           maxEntries: 2000,
           ttlMs: options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000),
+          onLookup: metrics && ((result) => metrics.cacheLookup(result)),
         });
   // Any content source that can announce changes (the embedded store) empties the page cache.
   const invalidating = content as Partial<EmbeddedStore>;
@@ -182,12 +208,32 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
-  const deps = { sites, content, messages, assets, htmlCache, dev, preview, dataEndpoint: options.data?.url };
+  const renders = reporters.length > 0 ? { render: renderReporter(reporters) } : undefined;
+  const deps = {
+    sites,
+    content,
+    messages,
+    assets,
+    htmlCache,
+    dev,
+    preview,
+    dataEndpoint: options.data?.url,
+    renderTimes: renders,
+  };
   undecodable.reply = (status, host, reply) => {
     const found = hosts.resolve(host);
     const locale = 'site' in found ? found.site.defaultLocale : sites.fallbackLocale;
     return sendError(reply, deps, { status, message: STATUS_CODES[status] ?? 'Bad Request', path: '', locale });
   };
+
+  // Ready once the build is there and content answers (the home page of the first storefront).
+  const home = sites.sites[0];
+  const readiness = new Readiness({
+    buildPresent: () => options.assets !== undefined || existsSync(join(clientDir, '.vite', 'manifest.json')),
+    loadContent: async () => home && content.getPage(HOME_PAGE_ID, home.defaultLocale),
+  });
+  observability(app, { readiness, metrics, tracing });
+  if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
 
   // Shed load with 503 + Retry-After before the event loop stalls
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
@@ -201,6 +247,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       // Orchestrators must still see the process alive (contract section 8): health is never shed.
       if (request.routeOptions.config?.anyHost) return;
       request.log.warn({ type }, 'Under pressure: request shed');
+      metrics?.shed(shedReason(type));
       reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
       reply.type('text/html; charset=utf-8');
       // under-pressure sends what the handler returns as the body (its types say void).

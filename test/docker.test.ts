@@ -19,6 +19,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const UK = 'www.halden.co.uk';
 const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const run = promisify(execFile);
+/** The image's `node` user. */
+const IMAGE_UID = 1000;
+const DRAIN_MS = 2_000;
+const DRAFT_API_TOKEN = 'docker-test-draft-token-0123456789';
+
+/** A private mount namespace and a user switch: what running as root here can do. */
+function canIsolate(): boolean {
+  const probe = spawnSync('unshare', ['-m', 'sh', '-c', 'mount --make-rprivate / && command -v setpriv'], {
+    stdio: 'ignore',
+  });
+  return probe.status === 0;
+}
 
 interface Copy {
   from: string | undefined;
@@ -28,6 +40,8 @@ interface Copy {
 
 interface Stage {
   name: string | undefined;
+  /** The base image of `FROM`. */
+  image: string;
   workdir: string;
   env: Record<string, string>;
   copies: Copy[];
@@ -74,6 +88,7 @@ function parseStages(text: string): Stage[] {
       const name = /\sAS\s+(\S+)$/i.exec(args)?.[1];
       stages.push({
         name,
+        image: args.split(/\s+/)[0] ?? '',
         workdir: '/',
         env: {},
         copies: [],
@@ -151,9 +166,14 @@ interface Reply {
 }
 
 /** node:http rather than fetch: fetch may not set a Host header of our choosing. */
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  { method = 'GET', body }: { method?: string; body?: string } = {},
+): Promise<Reply> {
   return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, timeout: 10_000 }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
@@ -163,7 +183,7 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
     req.on('error', fail);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -213,12 +233,14 @@ t.test(
     const runtime = stages.at(-1);
     if (!build || !runtime || build === runtime) throw new Error('expected a `build` stage and a later runtime stage');
 
-    // The shape the brief and contract section 2 ask of the image.
+    // The shape the image must have: Node.js 24 LTS in both stages, production settings, non-root.
+    for (const stage of stages) t.match(stage.image, /^node:24-/, `stage ${stage.name ?? '?'} is built on Node.js 24`);
     t.equal(runtime.env.NODE_ENV, 'production', 'runtime NODE_ENV');
     t.equal(runtime.env.HOST, '0.0.0.0', 'runtime HOST');
     t.equal(runtime.env.PORT, '3000', 'runtime PORT');
     t.equal(runtime.user, 'node', 'runs as the non-root node user');
     t.ok(runtime.expose.includes('3000'), 'EXPOSE 3000');
+    t.ok(runtime.expose.includes('9464'), 'EXPOSE 9464 (metrics)');
     t.ok(
       runtime.runs.some((cmd) => /\bnpm ci\b.*--omit=dev/.test(cmd)),
       'production dependencies only',
@@ -286,7 +308,10 @@ t.test(
     // fails `docker build` just the same), that is one failure, and `npm install` with the same lock
     // stands in so the server can still be checked.
     const started = Date.now();
-    const flags = ['--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'];
+    // The image's own `npm ci` flags (production only, no optional Node binary), plus a warm cache.
+    const ciLine = runtime.runs.find((line) => /\bnpm ci\b/.test(line)) ?? '';
+    const imageFlags = (/\bnpm ci\b([^&;]*)/.exec(ciLine)?.[1] ?? '').split(/\s+/).filter((f) => f.startsWith('--'));
+    const flags = [...imageFlags, '--prefer-offline'];
     const install = { cwd: dir, timeout: 240_000, maxBuffer: 64 * 1024 * 1024, env: npmEnv() };
     const ci = await run('npm', ['ci', ...flags], install).then(
       () => undefined,
@@ -301,16 +326,68 @@ t.test(
     if (ci) await run('npm', ['install', '--no-save', ...flags], install);
     t.comment(`production install: ${Date.now() - started} ms`);
     t.notOk(existsSync(join(dir, 'node_modules', 'vite')), 'dev dependencies are not installed');
+    // The base image brings Node 24; the registry's Node binary (an optional dependency for
+    // development machines) would add ~120 MB.
+    t.notOk(existsSync(join(dir, 'node_modules', '.bin', 'node')), 'no Node binary in node_modules');
 
+    // The container as an operator runs it: `docker run --read-only -v content:/app/content`, as the
+    // image's non-root user. As root here: a private mount namespace where `/` is remounted read-only
+    // (the image copy under /tmp with it) and only the content volume stays writable, then uid 1000
+    // (the image's `node`). Otherwise the copy is made unwritable and run as the current user.
     const port = await freePort();
-    const env = { ...runtime.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) };
-    let output = '';
+    const metricsPort = await freePort();
+    const env: Record<string, string> = {
+      ...runtime.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      DRAFT_API_TOKEN,
+    };
+    const volume = await mkdtemp(join(tmpdir(), 'vitrine-volume-'));
+    t.teardown(() => rm(volume, { recursive: true, force: true }));
+    await cp(join(dir, 'content'), volume, { recursive: true });
+    const root = process.getuid?.() === 0;
+    const isolated = root && canIsolate();
     const [command = 'node', ...args] = cmd;
-    child = spawn(command === 'node' ? process.execPath : command, args, {
-      cwd: dir,
-      env: cleanEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const node = command === 'node' ? process.execPath : command;
+    if (root) await run('chown', ['-R', `${IMAGE_UID}:${IMAGE_UID}`, volume]);
+    if (isolated) {
+      await run('chmod', ['755', dir]);
+    } else {
+      // No mount namespace: the app folder loses its write bits and content is read from the volume.
+      env.CONTENT_DIR = volume;
+      await run('chmod', ['-R', 'a=rX', dir]);
+      t.teardown(() => run('chmod', ['-R', 'u+w', dir]));
+    }
+    // As root, the image's user; a user switch is what makes an unwritable folder unwritable.
+    const asImageUser = root ? `setpriv --reuid=${IMAGE_UID} --regid=${IMAGE_UID} --clear-groups -- ` : '';
+    // NODE_OPTIONS goes: tap adds its process tracking there, which writes under .tap/ (not in the
+    // image). Exit 97 when the app folder could be written: then the test would prove nothing.
+    const launcher = [
+      'unset NODE_OPTIONS',
+      ...(isolated
+        ? ['mount --make-rprivate / && mount --bind "$VOLUME" "$APP/content" && mount -o remount,bind,ro / || exit 96']
+        : []),
+      `${asImageUser}touch "$APP/probe" 2>/dev/null && exit 97`,
+      `exec ${asImageUser}"$@"`,
+    ].join('\n');
+    t.comment(
+      isolated
+        ? `read-only root: mount namespace, uid ${IMAGE_UID}`
+        : `read-only root: unwritable copy, ${root ? `uid ${IMAGE_UID}` : 'current user'}`,
+    );
+    let output = '';
+    child = spawn(
+      isolated ? 'unshare' : 'sh',
+      [...(isolated ? ['-m', 'sh'] : []), '-c', launcher, 'sh', node, ...args],
+      {
+        cwd: dir,
+        env: { ...cleanEnv(env), APP: dir, VOLUME: volume },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
     });
@@ -327,7 +404,10 @@ t.test(
       if (health?.status === 200) break;
       await delay(250);
     }
-    t.equal(health?.status, 200, 'GET /healthcheck answers 200 within 30 s', { output: tail() });
+    t.equal(health?.status, 200, 'GET /healthcheck answers 200 within 30 s', {
+      output: tail(),
+      exit: child.exitCode, // 96: no read-only mount, 97: the app folder was writable
+    });
     if (health?.status !== 200) return;
     t.same(JSON.parse(health.body), { status: 'ok' }, '/healthcheck body');
 
@@ -379,11 +459,49 @@ t.test(
       t.equal(image.status, 200, `GET ${url}`);
     }
 
-    // Graceful shutdown: SIGTERM (what `docker stop` sends) ends the process with 0 within 15 s.
+    // Drafts are written to the content volume, the one writable place.
+    const draft = await get(
+      port,
+      `/cs/api/contentstack/_drafts/dockerhash/en-GB/page_template/dishwasher`,
+      {
+        host: UK,
+        authorization: `Bearer ${DRAFT_API_TOKEN}`,
+        'content-type': 'application/json',
+      },
+      { method: 'PUT', body: readFileSync(join(volume, 'en-GB/page_template/dishwasher.json'), 'utf8') },
+    );
+    t.ok(draft.status >= 200 && draft.status < 300, `a draft is saved (${draft.status})`, {
+      body: draft.body,
+      output: tail(),
+    });
+    t.ok(existsSync(join(volume, '_drafts/dockerhash/en-GB/page_template/dishwasher.json')), 'on the volume');
+
+    // Metrics on their own port, from Node.js 24.
+    const scraped = await get(metricsPort, '/metrics');
+    t.equal(scraped.status, 200, 'GET /metrics on METRICS_PORT');
+    const version = /^nodejs_version_info\{[^}]*major="(\d+)"/m.exec(scraped.body)?.[1];
+    t.ok(Number(version) >= 24, `the image's server runs on Node.js 24 (major ${version})`);
+    t.match(scraped.body, /^vitrine_http_requests_total\{kind="page",status_class="2xx"\} \d+/m, 'pages counted');
+    t.equal((await get(port, '/metrics', { host: UK })).status, 404, 'no /metrics on the public port');
+    t.equal((await get(port, '/readyz')).status, 200, '/readyz: ready');
+
+    // SIGTERM (what `docker stop` sends): /readyz turns 503 at once while pages are still served for
+    // the drain time, then the process exits 0 within the grace period.
     const stopping = Date.now();
     child.kill('SIGTERM');
+    let readyz: Reply | undefined;
+    while (Date.now() - stopping < DRAIN_MS) {
+      readyz = await get(port, '/readyz').catch(() => undefined);
+      if (readyz?.status === 503) break;
+      await delay(50);
+    }
+    t.equal(readyz?.status, 503, '/readyz answers 503 while draining', { output: tail() });
+    t.match(readyz?.body ?? '', /"draining"/, 'and says why');
+    const during = await get(port, PRODUCT, { host: UK }).catch((error: Error) => ({ status: 0, body: error.message }));
+    t.equal(during.status, 200, 'a request during the drain is still served');
+    t.ok(Date.now() - stopping < DRAIN_MS, 'all of that before the server closed');
     const result = await exited(child, 15_000);
     t.same(result, { code: 0, signal: null }, 'SIGTERM exits with code 0 within 15 s', { output: tail() });
-    t.comment(`shutdown: ${Date.now() - stopping} ms`);
+    t.comment(`shutdown: ${Date.now() - stopping} ms (drain ${DRAIN_MS} ms)`);
   },
 );

@@ -70,7 +70,12 @@ t.test('hydrated, it shows the current price, follows changes, and reports a los
   const window = new Window({ url: 'http://127.0.0.1/' });
   const globals = globalThis as Record<string, unknown>;
   for (const name of ['window', 'document', 'HTMLElement', 'Node', 'navigator']) {
-    globals[name] = name === 'window' ? window : (window as unknown as Record<string, unknown>)[name];
+    // Defined, not assigned: Node's own `navigator` is a getter-only global.
+    Object.defineProperty(globalThis, name, {
+      value: name === 'window' ? window : (window as unknown as Record<string, unknown>)[name],
+      configurable: true,
+      writable: true,
+    });
   }
   globals.WebSocket = WebSocket;
 

@@ -10,6 +10,17 @@ t.test('an empty environment gets the defaults of the contract', async (t) => {
   t.equal(env.CONTENT_DIR, 'content');
   t.equal(env.NODE_ENV, 'development');
   t.equal(env.FORCE_HOST, undefined);
+  t.equal(env.METRICS_PORT, 9464, 'metrics on their own port by default');
+});
+
+t.test('METRICS_PORT: 0 turns metrics off; the public port is refused', async (t) => {
+  t.equal(readEnv({ METRICS_PORT: '0' }).METRICS_PORT, 0);
+  t.equal(readEnv({ METRICS_PORT: '9100', PORT: '8080' }).METRICS_PORT, 9100);
+  t.throws(() => readEnv({ METRICS_PORT: '8080', PORT: '8080' }), {
+    message: /METRICS_PORT must differ from PORT \(8080\)/,
+  });
+  t.throws(() => readEnv({ METRICS_PORT: '3000' }), ConfigError, 'the default PORT counts too');
+  t.equal(readEnv({ METRICS_PORT: '0', PORT: '0' }).METRICS_PORT, 0, 'both 0: off, no clash');
 });
 
 t.test('given values are used, PORT as a number', async (t) => {
@@ -30,6 +41,7 @@ t.test('given values are used, PORT as a number', async (t) => {
       CONTENT_DIR: '/srv/content',
       FORCE_HOST: 'www.halden.de',
       NODE_ENV: 'production',
+      METRICS_PORT: 9464,
     },
   );
   t.equal(readEnv({ NODE_ENV: 'test' }).NODE_ENV, 'test');
@@ -57,6 +69,8 @@ t.test('a bad value stops the start with an error naming the variable', async (t
     ['NODE_ENV in upper case', { NODE_ENV: 'PRODUCTION' }, 'NODE_ENV'],
     ['empty HOST', { HOST: '' }, 'HOST'],
     ['content service that is not http(s)', { CONTENT_SERVICE_URL: 'file:///etc' }, 'CONTENT_SERVICE_URL'],
+    ['METRICS_PORT that is not a number', { METRICS_PORT: 'on' }, 'METRICS_PORT'],
+    ['SHUTDOWN_DRAIN_MS below 0', { SHUTDOWN_DRAIN_MS: '-5' }, 'SHUTDOWN_DRAIN_MS'],
   ];
   for (const [label, source, variable] of cases) {
     t.throws(() => readEnv(source), ConfigError, `${label}: a ConfigError`);

@@ -32,6 +32,13 @@ const EnvSchema = Type.Object({
   GRAPHQL_DEMO_CHANGE_MS: Type.Optional(Type.Integer({ minimum: 0 })),
   // The editor workbench at /__workbench: on in development unless `off`, off in production unless `on`.
   WORKBENCH: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
+  // Prometheus /metrics on a port of its own, never the public one; 0 turns metrics off.
+  METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
+  // After SIGTERM, /readyz answers 503 for this long while requests are still served, so load
+  // balancers stop sending new ones before the server closes. Default: 3000 in production, else 0.
+  SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+  // OpenTelemetry: spans are exported over OTLP/HTTP only when this is set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -40,7 +47,10 @@ export type Env = Static<typeof EnvSchema>;
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   try {
     // env: false — read `source` only; env-schema would otherwise merge process.env underneath it.
-    return envSchema<Env>({ schema: EnvSchema, data: source, env: false, dotenv: false });
+    const env = envSchema<Env>({ schema: EnvSchema, data: source, env: false, dotenv: false });
+    if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT)
+      throw new Error(`METRICS_PORT must differ from PORT (${env.PORT}): metrics never share the public port`);
+    return env;
   } catch (error) {
     throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
   }

@@ -27,12 +27,24 @@ const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 
 type SocketExtra = { viewer?: Viewer | null };
 
+/** The open connections of each HTTP server, for the subscriptions gauge. */
+const connections = new WeakMap<Server, Set<{ subscriptions: Record<string, unknown> }>>();
+
+/** GraphQL subscriptions open now over the sockets `server` accepted. */
+export function openSubscriptions(server: Server): number {
+  let open = 0;
+  for (const connection of connections.get(server) ?? []) open += Object.keys(connection.subscriptions).length;
+  return open;
+}
+
 export function attachGraphQLSocket(
   server: Server,
   options: { path: string; catalog: Catalog; tokens: Tokens },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const open = connections.get(server) ?? new Set();
+  connections.set(server, open);
   const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
     {
       schema,
@@ -40,12 +52,16 @@ export function attachGraphQLSocket(
         const token = bearerToken(authorizationOf(ctx.connectionParams));
         if (token === undefined) {
           ctx.extra.viewer = null;
-          return true;
+        } else {
+          const viewer = token && tokens.verify(token);
+          if (!viewer) return false;
+          ctx.extra.viewer = viewer;
         }
-        const viewer = token && tokens.verify(token);
-        if (!viewer) return false;
-        ctx.extra.viewer = viewer;
+        open.add(ctx);
         return true;
+      },
+      onClose: (ctx) => {
+        open.delete(ctx);
       },
       onSubscribe: (ctx) => {
         if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {

@@ -44,11 +44,28 @@ export class RenderedPage {
 /** What a cache fill produced: a page to keep, a redirect to keep, or nothing cacheable (errors). */
 export type CacheFill = RenderedPage | { redirect: string; status: 301 | 302 | 307 | 308 };
 
+/** How a lookup was answered; `coalesced` waited on a render another request had started. */
+export type CacheLookup = 'hit' | 'miss' | 'stale' | 'coalesced';
+
 export interface HtmlCacheOptions {
   maxEntries: number;
   /** Fresh for this long; then served stale while one request re-renders it. */
   ttlMs: number;
+  /** Told how each lookup was answered (the metrics); absent, lookups are not classified. */
+  onLookup?: (result: CacheLookup) => void;
 }
+
+type Fill = () => Promise<CacheFill | undefined>;
+type FetchStatus = NonNullable<LRUCache.Status<string, CacheFill, Fill>['fetch']>;
+
+const LOOKUP: Record<FetchStatus, CacheLookup> = {
+  hit: 'hit',
+  stale: 'stale',
+  inflight: 'coalesced',
+  miss: 'miss',
+  get: 'miss',
+  refresh: 'miss',
+};
 
 /**
  * Rendered-HTML cache for published pages (issue 10): keyed by storefront, locale and path only
@@ -59,8 +76,10 @@ export class HtmlCache {
   #cache: LRUCache<string, CacheFill, () => Promise<CacheFill | undefined>>;
   /** Transient pages of fills just finished, for the callers that waited on them (issue 10). */
   #transient = new Map<string, RenderedPage>();
+  #onLookup: ((result: CacheLookup) => void) | undefined;
 
-  constructor({ maxEntries, ttlMs }: HtmlCacheOptions) {
+  constructor({ maxEntries, ttlMs, onLookup }: HtmlCacheOptions) {
+    this.#onLookup = onLookup;
     this.#cache = new LRUCache({
       max: maxEntries,
       ttl: ttlMs,
@@ -88,7 +107,12 @@ export class HtmlCache {
       setImmediate(() => this.#transient.get(key) === filled && this.#transient.delete(key));
       return undefined;
     };
-    return (await this.#cache.fetch(key, { context: keeping })) ?? this.#transient.get(key);
+    if (!this.#onLookup) return (await this.#cache.fetch(key, { context: keeping })) ?? this.#transient.get(key);
+    const status: LRUCache.Status<string, CacheFill, Fill> = {};
+    const pending = this.#cache.fetch(key, { context: keeping, status });
+    // Read before awaiting: the status moves on as the fill completes.
+    this.#onLookup(LOOKUP[status.fetch ?? 'miss']);
+    return (await pending) ?? this.#transient.get(key);
   }
 
   clear(): void {

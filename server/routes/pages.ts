@@ -13,6 +13,7 @@ import { isMultilingual, type SitesConfig } from '../../common/site.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { previewCsp, previewScript } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
@@ -46,6 +47,8 @@ export interface PageRouteDeps {
   links?: PageLinksMemo;
   /** Assembled published pages (pageRoutes makes one); absent: loaded and assembled every time. */
   assembled?: AssembledPageMemo;
+  /** Told each render's time; absent when metrics are off. */
+  renderTimes?: Pick<Metrics, 'render'>;
 }
 
 const HOME_PAGE_ID = '125';
@@ -380,7 +383,9 @@ async function renderPage(
         // Not cached: errors, redirects, and pages built while a read failed (shared with the
         // requests waiting on this render, never kept: a stale copy stays served).
         if (outcome.kind !== 'page') return undefined;
+        const started = performance.now();
         const body = await collect(await streamDocument(outcome.element, onRenderError));
+        deps.renderTimes?.render('cached', (performance.now() - started) / 1000);
         return new RenderedPage(body, { transient: outcome.degraded });
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
@@ -439,7 +444,10 @@ async function renderPage(
   reply.header('speculation-rules', SPECULATION_RULES_URL);
   if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
-  return reply.send(await streamDocument(outcome.element, onRenderError));
+  const started = performance.now();
+  const document = await streamDocument(outcome.element, onRenderError);
+  deps.renderTimes?.render('streamed', (performance.now() - started) / 1000);
+  return reply.send(document);
 }
 
 /** A cached page: 304 on a matching ETag, else the body in the best encoding the client accepts. */
