@@ -24,7 +24,9 @@ import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { seoRoutes } from './routes/seo.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { createHostResolver } from './sites/resolve.ts';
 
@@ -124,7 +126,7 @@ const SHED_BODY =
   '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
 
 /** Paths served the same for every host: built assets, demo images, health. */
-const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
+const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/', ...ICON_PATHS];
 
 /** Builds the app with every plugin and route wired, ready for `inject()` or `listen()`. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -296,6 +298,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
   if (workbench && store)
     workbenchRoutes(app, { sites, contentDir: options.contentDir, store, token: preview.draftToken });
+  if (existsSync(`${publicDir}/icons`)) iconRoutes(app, { dir: `${publicDir}/icons` });
+  seoRoutes(app, {
+    sites,
+    content,
+    onContentChange: (listener) => invalidating.onInvalidate?.(listener),
+  });
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
