@@ -168,7 +168,11 @@ export function PageDocument({
         <meta property="og:title" content={head.ogTitle} />
         {head.ogDescription ? <meta property="og:description" content={head.ogDescription} /> : null}
         <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={head.siteName} />
+        {head.image ? <meta property="og:image" content={head.image} /> : null}
         <meta name="twitter:card" content={head.twitterCard} />
+        {head.twitterSite ? <meta name="twitter:site" content={head.twitterSite} /> : null}
+        {head.image ? <meta name="twitter:image" content={head.image} /> : null}
         {[...head.jsonLd, ...crumbsLd].map((value, i) => (
           <JsonLd key={i} value={value} />
         ))}

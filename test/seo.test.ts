@@ -161,3 +161,70 @@ t.test('icons answer for every host, and every page links them', async (t) => {
     t.match(res.body, '<link rel="manifest" href="/manifest.webmanifest"/>');
   }
 });
+
+/** JSON-LD blocks of a page, parsed. */
+function jsonLdOf(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1] ?? ''));
+}
+
+t.test('home pages carry Organization and WebSite data, product pages their Product with its offer', async (t) => {
+  const home = await get(HOSTS.uk, '/');
+  const homeTypes = jsonLdOf(home.body).map((v) => v['@type']);
+  t.ok(homeTypes.includes('Organization') && homeTypes.includes('WebSite'), `home: ${homeTypes}`);
+  t.notOk(homeTypes.includes('Product'));
+
+  const product = await get(HOSTS.uk, '/cs/kitchen/aquasense-60-dishwasher-4711');
+  type ProductLd = {
+    name?: string;
+    image?: string[];
+    offers?: { priceCurrency?: string; price?: string; url?: string };
+  };
+  const ld = jsonLdOf(product.body).find((v) => v['@type'] === 'Product') as ProductLd | undefined;
+  t.equal(ld?.name, 'AquaSense 60 dishwasher');
+  t.same(ld?.image, ['https://www.halden.co.uk/images/dishwasher.svg']);
+  t.equal(ld?.offers?.priceCurrency, 'GBP');
+  t.match(ld?.offers?.price, /^\d+\.\d{2}$/);
+  t.equal(ld?.offers?.url, 'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711');
+
+  const category = await get(HOSTS.uk, '/cs/kitchen-appliances-200');
+  t.notOk(jsonLdOf(category.body).some((v) => v['@type'] === 'Product' || v['@type'] === 'Organization'));
+});
+
+t.test('link previews get the site name and the hero image', async (t) => {
+  const product = await get(HOSTS.uk, '/cs/kitchen/aquasense-60-dishwasher-4711');
+  t.match(product.body, '<meta property="og:site_name" content="Halden"/>');
+  t.match(product.body, '<meta property="og:image" content="https://www.halden.co.uk/images/dishwasher.svg"/>');
+  t.match(product.body, '<meta name="twitter:image" content="https://www.halden.co.uk/images/dishwasher.svg"/>');
+});
+
+t.test('error pages are titled with their status', async (t) => {
+  const missing = await get(HOSTS.uk, '/cs/no-such-page-999999');
+  t.equal(missing.statusCode, 404);
+  t.match(missing.body, /<title>404 [^<]+ \| Halden<\/title>/);
+  const unforced = await demoServer({
+    sites: {
+      ...(await import('../server/config/sites.ts')).loadSitesConfig('config/sites.json').config,
+      forceHost: undefined,
+    },
+  });
+  t.teardown(() => unforced.close());
+  const broken = await unforced.inject({ url: '/', headers: { host: 'localhost:3000' } });
+  t.equal(broken.statusCode, 500);
+  t.match(broken.body, /<title>500 [^<]+ \| Halden<\/title>/);
+});
+
+t.test('a storefront description and handle reach the head', async (t) => {
+  const { loadSitesConfig } = await import('../server/config/sites.ts');
+  const config = loadSitesConfig('config/sites.json').config;
+  const sites = config.sites.map((s) =>
+    s.host === HOSTS.uk ? { ...s, description: 'Quiet & efficient <appliances>', twitter: '@halden_uk' } : s,
+  );
+  const own = await demoServer({ sites: { ...config, sites } });
+  t.teardown(() => own.close());
+  const res = await own.inject({ url: '/cs/kitchen/aquasense-60-dishwasher-4711', headers: { host: HOSTS.uk } });
+  t.match(res.body, '<meta name="twitter:site" content="@halden_uk"/>');
+  // Every demo page has its own meta description, which wins over the storefront's (head.test.ts
+  // covers the fallback).
+  t.notMatch(res.body, 'Quiet &amp; efficient');
+  t.notMatch(res.body, '<appliances>', 'never unescaped');
+});

@@ -93,7 +93,29 @@ const BAD: [string, (c: RawConfig) => void, string, RegExp][] = [
   ['bad strategy', (c) => (c.sites[0]!.strategy = 'sometimes'), 'sites.0.strategy', /union/i],
   ['bad currency', (c) => (c.sites[1]!.currency = 'euro'), 'sites.1.currency', /match/i],
   ['bad cookie name', (c) => (c.languageCookieName = 'lang; Path=/'), 'languageCookieName', /match/i],
+  ['relative url', (c) => (c.sites[0]!.url = '/shop'), 'sites.0.url', /match/i],
+  ['ftp url', (c) => (c.sites[0]!.url = 'ftp://www.halden.ch'), 'sites.0.url', /match/i],
+  ['twitter handle with spaces', (c) => (c.sites[0]!.twitter = '@hal den'), 'sites.0.twitter', /match/i],
+  ['twitter handle too long', (c) => (c.sites[0]!.twitter = '@a_very_long_handle_name'), 'sites.0.twitter', /match/i],
+  ['empty description', (c) => (c.sites[0]!.description = ''), 'sites.0.description', /length/i],
 ];
+
+t.test('description and twitter are optional; a handle gets its @', async (t) => {
+  const table: [string | undefined, string | undefined][] = [
+    [undefined, undefined],
+    ['halden', '@halden'],
+    ['@Halden_CH', '@Halden_CH'],
+  ];
+  for (const [given, expected] of table) {
+    const config = valid();
+    const raw = config.sites[0]!;
+    if (given) raw.twitter = given;
+    raw.description = 'Quiet appliances';
+    const site = parseSitesConfig(config, FILE).config.sites[0];
+    t.equal(site?.twitter, expected, String(given));
+    t.equal(site?.description, 'Quiet appliances');
+  }
+});
 
 t.test('a broken config names the file, the key and what was expected', async (t) => {
   for (const [label, breakIt, key, expected] of BAD) {

@@ -242,6 +242,10 @@ export async function buildPage(
       siteName: sites.siteName,
       separator: sites.titleSeparator,
       canonicalUrl: site.url + canonicalPath,
+      home: uuid === HOME_PAGE_ID,
+      siteUrl: site.url,
+      siteDescription: site.description,
+      twitterSite: site.twitter,
       alternates: links.alternates,
       homeHref: prefix || '/',
       links: {

@@ -3,10 +3,9 @@ import type { Site, SitesConfig } from '../../common/site.ts';
 import type { ContentService } from '../content/service.ts';
 import type { PageLinksMemo } from '../render/page-data.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
+import { HOME_PAGE_ID } from '../routing/route-shape.ts';
 import { homePath } from '../routing/strategy.ts';
 import type { SitemapUrl } from './sitemap.ts';
-
-const HOME_PAGE_ID = '125';
 
 /** A page asks to stay out of search results with `seo.enable_search_indexing: false`. */
 function indexable(page: PageEntry): boolean {
