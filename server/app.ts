@@ -28,7 +28,8 @@ import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
-import { createHostResolver } from './sites/resolve.ts';
+import { createHostResolver, hostnameOf } from './sites/resolve.ts';
+import { createMismatchLogger } from './sites/url-check.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -269,6 +270,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
 
   app.decorateRequest('site', null as unknown as Site);
+  // In production the host a visitor used should be the one the SEO links name.
+  const reportMismatch = createMismatchLogger(app.log);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.anyHost) return;
     const url = request.raw.url ?? '/';
@@ -289,6 +292,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       });
     }
     request.site = found.site;
+    if (!dev && !found.forced)
+      reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
   });
 
   healthRoutes(app);

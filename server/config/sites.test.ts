@@ -143,9 +143,22 @@ t.test('an invalid locale code is a warning, and the config still loads', async 
   const config = valid();
   config.sites[1] = { host: 'www.halden.de', locales: ['de_DE', 'DE-de'], defaultLocale: 'de_DE' };
   const loaded = parseSitesConfig(config, FILE);
-  t.same(loaded.warnings, ['languageCode code de_DE is not valid', 'languageCode code DE-de is not valid']);
+  const localeWarnings = (warnings: string[]) => warnings.filter((w) => w.startsWith('languageCode'));
+  t.same(localeWarnings(loaded.warnings), [
+    'languageCode code de_DE is not valid',
+    'languageCode code DE-de is not valid',
+  ]);
   t.equal(loaded.config.sites[1]?.defaultLocale, 'de_DE');
-  t.same(parseSitesConfig(valid(), FILE).warnings, [], 'valid codes give no warning');
+  t.same(localeWarnings(parseSitesConfig(valid(), FILE).warnings), [], 'valid codes give no warning');
+});
+
+t.test('storefronts without a base URL are named once, in one warning', async (t) => {
+  const config = valid();
+  const missing = parseSitesConfig(config, FILE).warnings.filter((w) => w.startsWith('No base URL for SEO links'));
+  t.equal(missing.length, 1, 'one line, however many storefronts');
+  t.match(missing[0], 'for 2 storefront(s): www.halden.ch, www.halden.de; https://{host} is used');
+  for (const site of config.sites) site.url = `https://${site.host}`;
+  t.same(parseSitesConfig(config, FILE).warnings, [], 'every storefront has one: no warning');
 });
 
 t.test('defaults are filled in for what a site leaves out', async (t) => {

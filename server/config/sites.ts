@@ -135,6 +135,12 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
       ...(site.twitter ? { twitter: site.twitter.startsWith('@') ? site.twitter : `@${site.twitter}` } : {}),
     };
   });
+  const withoutUrl = input.sites.filter((site) => !site.url).map((site) => site.host.toLowerCase());
+  if (withoutUrl.length > 0) {
+    warnings.push(
+      `No base URL for SEO links (sites[].url) for ${withoutUrl.length} storefront(s): ${withoutUrl.join(', ')}; https://{host} is used`,
+    );
+  }
   const forceHost = input.forceHost?.toLowerCase() || undefined;
   if (forceHost && !seenHosts.has(forceHost)) {
     throw new ConfigError(`${file}: forceHost: ${forceHost} is not the host or alias of any site`);
