@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ICONS, MANIFEST_PATH, THEME_COLOR } from '../common/icons.ts';
 import { serializeInlineJson } from '../common/inline-json.ts';
 import Header from '../islands/header/Header.tsx';
 import { RUNTIME_DATA_ID, type RuntimeData } from '../islands/runtime-data.ts';
@@ -24,6 +25,11 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{title}</title>
       <link rel="stylesheet" href={assets.stylesheet} />
+      <link rel="icon" href={ICONS.favicon} sizes="32x32" />
+      <link rel="icon" href={ICONS.svg} type="image/svg+xml" />
+      <link rel="apple-touch-icon" href={ICONS.appleTouch} />
+      <link rel="manifest" href={MANIFEST_PATH} />
+      <meta name="theme-color" content={THEME_COLOR} />
       {assets.runtime ? <script type="module" src={assets.runtime} async /> : null}
       {assets.modulePreloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
@@ -162,7 +168,11 @@ export function PageDocument({
         <meta property="og:title" content={head.ogTitle} />
         {head.ogDescription ? <meta property="og:description" content={head.ogDescription} /> : null}
         <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={head.siteName} />
+        {head.image ? <meta property="og:image" content={head.image} /> : null}
         <meta name="twitter:card" content={head.twitterCard} />
+        {head.twitterSite ? <meta name="twitter:site" content={head.twitterSite} /> : null}
+        {head.image ? <meta name="twitter:image" content={head.image} /> : null}
         {[...head.jsonLd, ...crumbsLd].map((value, i) => (
           <JsonLd key={i} value={value} />
         ))}

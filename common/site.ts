@@ -22,6 +22,10 @@ export interface Site {
   crossOrigin: boolean;
   /** ISO 4217 code used for prices on this storefront. */
   currency: string;
+  /** What the storefront is, for pages without their own meta description and for its WebSite data. */
+  description?: string;
+  /** The storefront's X/Twitter handle with its `@` (`twitter:site`). */
+  twitter?: string;
 }
 
 export interface SitesConfig {

@@ -31,10 +31,13 @@ import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { seoRoutes } from './routes/seo.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
-import { createHostResolver } from './sites/resolve.ts';
+import { createHostResolver, hostnameOf } from './sites/resolve.ts';
+import { createMismatchLogger } from './sites/url-check.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -136,7 +139,7 @@ const SHED_BODY =
   '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
 
 /** Paths served the same for every host: built assets, demo images, health. */
-const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/'];
+const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/', ...ICON_PATHS];
 
 /** One render report to every reporter (metrics, tracing). */
 function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics['render'] {
@@ -314,6 +317,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
 
   app.decorateRequest('site', null as unknown as Site);
+  // In production the host a visitor used should be the one the SEO links name.
+  const reportMismatch = createMismatchLogger(app.log);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.anyHost) return;
     const url = request.raw.url ?? '/';
@@ -334,6 +339,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       });
     }
     request.site = found.site;
+    if (!dev && !found.forced)
+      reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
   });
 
   healthRoutes(app);
@@ -349,6 +356,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       token: preview.draftToken,
       fromSource: Boolean(options.devMiddleware),
     });
+  if (existsSync(`${publicDir}/icons`)) iconRoutes(app, { dir: `${publicDir}/icons` });
+  seoRoutes(app, {
+    sites,
+    content,
+    onContentChange: (listener) => invalidating.onInvalidate?.(listener),
+  });
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};

@@ -1,4 +1,5 @@
 import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
+import { ICONS } from '../../common/icons.ts';
 import type { HeaderProps } from '../../islands/header/Header.tsx';
 import { ISLAND_COMPONENTS, registry } from '../components/registry.tsx';
 import type { Translate } from '../i18n/messages.ts';
@@ -9,6 +10,7 @@ import { type Alternate, buildHead, pageHeading } from './head.ts';
 import { placeLegalSection } from './legal.ts';
 import { internalLink, type LinkBase } from './links.ts';
 import type { PageModel, SwitcherLink } from './model.ts';
+import { heroImage, homeJsonLd, productJsonLd } from './structured-data.ts';
 
 export interface PageInput {
   page: PageEntry;
@@ -22,6 +24,12 @@ export interface PageInput {
   siteName: string;
   separator: string;
   canonicalUrl: string;
+  /** The storefront's home page: it carries the brand's Organization and WebSite data. */
+  home: boolean;
+  /** The storefront's absolute base (no trailing slash): image and JSON-LD URLs are made absolute on it. */
+  siteUrl: string;
+  siteDescription?: string;
+  twitterSite?: string;
   alternates: Alternate[];
   homeHref: string;
   /** How links written in content become links of this page. */
@@ -50,6 +58,14 @@ export function assemblePage(input: PageInput): PageModel {
   const layoutName = input.forceLayout ?? template?.layout ?? 'default';
   const layout = LAYOUTS[layoutName];
   const heading = pageHeading(page, input.path);
+  const components = [...zones.header, ...zones.body];
+  const image = heroImage(components, input.siteUrl);
+  const product = productJsonLd(components, input.canonicalUrl, image);
+  const jsonLd = input.home
+    ? homeJsonLd(input.siteName, input.siteUrl, locale, `${input.siteUrl}${ICONS.png[1].src}`)
+    : product
+      ? [product]
+      : [];
   const header = layout.header === 'island' ? headerProps(input) : null;
   const islands = new Set<string>();
   if (header) islands.add('header');
@@ -70,7 +86,10 @@ export function assemblePage(input: PageInput): PageModel {
       separator: input.separator,
       canonicalUrl: input.canonicalUrl,
       alternates: input.alternates,
-      jsonLd: [],
+      jsonLd,
+      siteDescription: input.siteDescription,
+      image,
+      twitterSite: input.twitterSite,
     }),
     heading,
     breadcrumbs: buildBreadcrumbs({

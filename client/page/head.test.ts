@@ -112,3 +112,36 @@ t.test('social metadata: og:locale, twitter card, description, alternates', asyn
   t.equal(bare.description, undefined, 'no description without meta_description');
   t.equal(bare.ogDescription, undefined);
 });
+
+t.test('the description is the page meta description, else the storefront description', async (t) => {
+  const withSite = (entry: PageEntry, siteDescription?: string) =>
+    buildHead({
+      page: entry,
+      path: '/de/cs/cool-fridge-box-58',
+      locale: 'de-CH',
+      siteName: 'Halden',
+      separator: '|',
+      canonicalUrl: 'https://www.halden.ch/de/cs/cool-fridge-box-58',
+      alternates: [],
+      jsonLd: [],
+      siteDescription,
+    });
+  const table: [string, PageEntry, string | undefined, string | undefined][] = [
+    ['page wins', page({ seo: { meta_description: 'Page' } }), 'Site', 'Page'],
+    ['empty page description falls back', page({ seo: { meta_description: '' } }), 'Site', 'Site'],
+    ['no seo falls back', page(), 'Site', 'Site'],
+    ['neither', page(), undefined, undefined],
+  ];
+  for (const [label, entry, site, expected] of table) {
+    const model = withSite(entry, site);
+    t.equal(model.description, expected, label);
+    t.equal(model.ogDescription, expected, `${label}: og:description`);
+  }
+});
+
+t.test('og:site_name always, og:image and twitter:site only when known', async (t) => {
+  const model = head(page());
+  t.equal(model.siteName, 'Halden');
+  t.equal(model.image, undefined);
+  t.equal(model.twitterSite, undefined);
+});

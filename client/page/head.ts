@@ -16,6 +16,12 @@ export interface HeadModel {
   ogTitle: string;
   ogDescription?: string;
   twitterCard: 'summary_large_image';
+  /** og:site_name */
+  siteName: string;
+  /** Absolute URL of the page's hero image (og:image, twitter:image). */
+  image?: string;
+  /** twitter:site, the storefront's handle. */
+  twitterSite?: string;
   alternates: Alternate[];
   /** JSON-LD objects; serialised through the inline-JSON door when rendered. */
   jsonLd: object[];
@@ -64,6 +70,10 @@ interface HeadInput {
   canonicalUrl: string;
   alternates: Alternate[];
   jsonLd: object[];
+  /** The storefront's description, for a page without its own. */
+  siteDescription?: string;
+  image?: string | null;
+  twitterSite?: string;
 }
 
 /** Spec section 2 "Page titles and metadata", issue 5 "Head". */
@@ -76,19 +86,26 @@ export function buildHead({
   canonicalUrl,
   alternates,
   jsonLd,
+  siteDescription,
+  image,
+  twitterSite,
 }: HeadInput): HeadModel {
   const seo = page.seo ?? {};
+  const description = seo.meta_description || siteDescription;
   const title = documentTitle(seo.meta_title || pageHeading(page, path), separator, siteName);
   const canonical = seo.canonical_url || canonicalUrl;
   return {
     title,
-    ...(seo.meta_description ? { description: seo.meta_description, ogDescription: seo.meta_description } : {}),
+    ...(description ? { description, ogDescription: description } : {}),
     ...(seo.enable_search_indexing === false ? { robots: 'noindex, nofollow' } : {}),
     canonical,
     ogUrl: canonical,
     ogLocale: ogLocale(locale),
     ogTitle: title,
     twitterCard: 'summary_large_image',
+    siteName,
+    ...(image ? { image } : {}),
+    ...(twitterSite ? { twitterSite } : {}),
     alternates,
     jsonLd,
   };

@@ -93,7 +93,29 @@ const BAD: [string, (c: RawConfig) => void, string, RegExp][] = [
   ['bad strategy', (c) => (c.sites[0]!.strategy = 'sometimes'), 'sites.0.strategy', /union/i],
   ['bad currency', (c) => (c.sites[1]!.currency = 'euro'), 'sites.1.currency', /match/i],
   ['bad cookie name', (c) => (c.languageCookieName = 'lang; Path=/'), 'languageCookieName', /match/i],
+  ['relative url', (c) => (c.sites[0]!.url = '/shop'), 'sites.0.url', /match/i],
+  ['ftp url', (c) => (c.sites[0]!.url = 'ftp://www.halden.ch'), 'sites.0.url', /match/i],
+  ['twitter handle with spaces', (c) => (c.sites[0]!.twitter = '@hal den'), 'sites.0.twitter', /match/i],
+  ['twitter handle too long', (c) => (c.sites[0]!.twitter = '@a_very_long_handle_name'), 'sites.0.twitter', /match/i],
+  ['empty description', (c) => (c.sites[0]!.description = ''), 'sites.0.description', /length/i],
 ];
+
+t.test('description and twitter are optional; a handle gets its @', async (t) => {
+  const table: [string | undefined, string | undefined][] = [
+    [undefined, undefined],
+    ['halden', '@halden'],
+    ['@Halden_CH', '@Halden_CH'],
+  ];
+  for (const [given, expected] of table) {
+    const config = valid();
+    const raw = config.sites[0]!;
+    if (given) raw.twitter = given;
+    raw.description = 'Quiet appliances';
+    const site = parseSitesConfig(config, FILE).config.sites[0];
+    t.equal(site?.twitter, expected, String(given));
+    t.equal(site?.description, 'Quiet appliances');
+  }
+});
 
 t.test('a broken config names the file, the key and what was expected', async (t) => {
   for (const [label, breakIt, key, expected] of BAD) {
@@ -121,9 +143,22 @@ t.test('an invalid locale code is a warning, and the config still loads', async 
   const config = valid();
   config.sites[1] = { host: 'www.halden.de', locales: ['de_DE', 'DE-de'], defaultLocale: 'de_DE' };
   const loaded = parseSitesConfig(config, FILE);
-  t.same(loaded.warnings, ['languageCode code de_DE is not valid', 'languageCode code DE-de is not valid']);
+  const localeWarnings = (warnings: string[]) => warnings.filter((w) => w.startsWith('languageCode'));
+  t.same(localeWarnings(loaded.warnings), [
+    'languageCode code de_DE is not valid',
+    'languageCode code DE-de is not valid',
+  ]);
   t.equal(loaded.config.sites[1]?.defaultLocale, 'de_DE');
-  t.same(parseSitesConfig(valid(), FILE).warnings, [], 'valid codes give no warning');
+  t.same(localeWarnings(parseSitesConfig(valid(), FILE).warnings), [], 'valid codes give no warning');
+});
+
+t.test('storefronts without a base URL are named once, in one warning', async (t) => {
+  const config = valid();
+  const missing = parseSitesConfig(config, FILE).warnings.filter((w) => w.startsWith('No base URL for SEO links'));
+  t.equal(missing.length, 1, 'one line, however many storefronts');
+  t.match(missing[0], 'for 2 storefront(s): www.halden.ch, www.halden.de; https://{host} is used');
+  for (const site of config.sites) site.url = `https://${site.host}`;
+  t.same(parseSitesConfig(config, FILE).warnings, [], 'every storefront has one: no warning');
 });
 
 t.test('defaults are filled in for what a site leaves out', async (t) => {

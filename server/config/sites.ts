@@ -38,6 +38,9 @@ const SiteSchema = Type.Object({
   routeRules: Type.Optional(Type.Record(Type.String(), RouteRule)),
   crossOrigin: Type.Optional(Type.Boolean()),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  description: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  // A handle as X allows it: 1 to 15 letters, digits or underscores, with or without its `@`.
+  twitter: Type.Optional(Type.String({ pattern: '^@?[A-Za-z0-9_]{1,15}$' })),
 });
 
 const SitesConfigSchema = Type.Object({
@@ -128,8 +131,16 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
       routeRules: site.routeRules ?? {},
       crossOrigin: site.crossOrigin ?? false,
       currency: site.currency ?? 'EUR',
+      ...(site.description ? { description: site.description } : {}),
+      ...(site.twitter ? { twitter: site.twitter.startsWith('@') ? site.twitter : `@${site.twitter}` } : {}),
     };
   });
+  const withoutUrl = input.sites.filter((site) => !site.url).map((site) => site.host.toLowerCase());
+  if (withoutUrl.length > 0) {
+    warnings.push(
+      `No base URL for SEO links (sites[].url) for ${withoutUrl.length} storefront(s): ${withoutUrl.join(', ')}; https://{host} is used`,
+    );
+  }
   const forceHost = input.forceHost?.toLowerCase() || undefined;
   if (forceHost && !seenHosts.has(forceHost)) {
     throw new ConfigError(`${file}: forceHost: ${forceHost} is not the host or alias of any site`);

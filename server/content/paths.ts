@@ -46,6 +46,17 @@ export function contentFile(root: string, key: ContentKey): string | null {
   return file.startsWith(base + sep) ? file : null;
 }
 
+/** The folder of a locale's page files, or null when the locale is not of its shape. */
+export function pagesFolder(root: string, locale: string): string | null {
+  return SHAPES.locale.test(locale) ? resolve(root, locale, 'pages') : null;
+}
+
+/** The page id a file in a pages folder stands for, or null for any other file. */
+export function pageIdOfFile(name: string): string | null {
+  const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+  return SHAPES.uuid.test(id) ? id : null;
+}
+
 /** The draft overlay folder of a preview hash, or null when the hash is not of its shape. */
 export function draftRoot(contentDir: string, hash: string): string | null {
   if (!isValidPreviewHash(hash)) return null;

@@ -18,6 +18,8 @@ export interface ContentService {
   hasPage(uuid: string, locale: string): Promise<boolean>;
   /** Where an entry is read from (store file or API URL), for warnings about its fields. */
   locate?(key: ContentKey): string;
+  /** The ids of every published page of a locale, for the sitemap; absent where the source cannot list. */
+  listPages?(locale: string): Promise<string[]>;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
-import { type ContentKey, contentFile, draftRoot } from './paths.ts';
+import { type ContentKey, contentFile, draftRoot, pageIdOfFile, pagesFolder } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
 import { type ContentWarning, readApplicationConfiguration, readPage, readTemplate } from './tolerant.ts';
@@ -126,6 +126,12 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       } catch {
         return false;
       }
+    },
+    async listPages(locale) {
+      const folder = pagesFolder(dir, locale);
+      if (!folder) return [];
+      const names = await readdir(folder).catch(() => [] as string[]);
+      return names.flatMap((name) => pageIdOfFile(name) ?? []).sort((a, b) => Number(a) - Number(b));
     },
     invalidate,
     onInvalidate(listener) {

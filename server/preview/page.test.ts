@@ -53,6 +53,31 @@ t.test('the live route is a preview response too', async (t) => {
   t.equal(res.headers['cache-control'], 'private, no-store');
 });
 
+t.test(
+  'the live route renders the entry the editor names, in the minimal layout; an unknown entry is a 404',
+  async (t) => {
+    // [url, status, heading the page shows]: page ids and CMS uids both name a page.
+    const table: [string, number, RegExp | null][] = [
+      ['/cs/live?entry_uid=4711', 200, /<h1[^>]*>AquaSense 60/],
+      ['/cs/live?entry_uid=page-4711', 200, /<h1[^>]*>AquaSense 60/],
+      ['/cs/live?entry_uid=page-125', 200, null],
+      ['/cs/live', 200, null],
+      ['/cs/live/4711', 200, /<h1[^>]*>AquaSense 60/],
+      ['/cs/live?entry_uid=page-999999', 404, null],
+      ['/cs/live?entry_uid=999999', 404, null],
+      ['/cs/live?entry_uid=blt0123456789abcdef', 404, null],
+      ['/cs/live/kitchen', 404, null],
+    ];
+    for (const [url, status, heading] of table) {
+      const res = await get(url);
+      t.equal(res.statusCode, status, url);
+      if (status === 200) t.match(res.body, 'data-layout="minimal"', `${url}: minimal layout`);
+      if (heading) t.match(res.body, heading, `${url}: the entry's page`);
+      if (status === 404) t.notMatch(res.body, /<h1[^>]*>AquaSense/, `${url}: never another page`);
+    }
+  },
+);
+
 t.test('plain pages and invalid hashes carry no preview bytes and frame only themselves', async (t) => {
   for (const url of [DISHWASHER, `${DISHWASHER}?live_preview=not/a/hash`]) {
     const res = await get(url);

@@ -140,6 +140,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
       faults++;
       throw error;
     });
+  const listPages = content.listPages?.bind(content);
   return {
     content: {
       getPage: (uuid, locale, preview) => watch(content.getPage(uuid, locale, preview)),
@@ -147,6 +148,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
       getApplicationConfiguration: (host, locale) => watch(content.getApplicationConfiguration(host, locale)),
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
       ...(content.locate ? { locate: content.locate.bind(content) } : {}),
+      ...(listPages ? { listPages: (locale: string) => watch(listPages(locale)) } : {}),
     },
     faulted: () => faults > 0,
   };

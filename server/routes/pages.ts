@@ -10,6 +10,7 @@ import { Render } from '../../client/render/context.ts';
 import type { ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
 import { languageOf } from '../../common/locales.ts';
 import { isMultilingual, type SitesConfig } from '../../common/site.ts';
+import { pageIdForEntry } from '../content/lookup.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
@@ -152,13 +153,22 @@ function previewHash(request: FastifyRequest): string | undefined {
   return typeof hash === 'string' && isValidPreviewHash(hash) ? hash : undefined;
 }
 
-/** Which page a decision renders: the home page, the content page's id, or the live route's entry. */
-function pageIdOf(request: FastifyRequest, decision: RenderDecision): string | null {
+/**
+ * Which page a decision renders: the home page, the content page's id, or the live route's entry
+ * (the editor's `entry_uid`, a page id or a CMS uid; else a page id in the path; else the home page).
+ * `{ unknown }` names an entry the editor asked for that no page has: a 404, never another page.
+ */
+async function pageIdOf(
+  request: FastifyRequest,
+  content: ContentService,
+  decision: RenderDecision,
+): Promise<string | { unknown: string } | null> {
   if (decision.route === 'home') return HOME_PAGE_ID;
   if (decision.route === 'content') return decision.pageId ?? null;
   const entry = (request.query as Record<string, unknown>).entry_uid;
-  if (typeof entry === 'string' && /^\d{1,10}$/.test(entry)) return entry;
-  return decision.contentUrl && /^\d{1,10}$/.test(decision.contentUrl) ? decision.contentUrl : HOME_PAGE_ID;
+  const wanted = typeof entry === 'string' && entry !== '' ? entry : decision.contentUrl;
+  if (!wanted) return HOME_PAGE_ID;
+  return (await pageIdForEntry(content, decision.locale, wanted)) ?? { unknown: wanted };
 }
 
 export type Outcome =
@@ -196,8 +206,10 @@ export async function buildPage(
   const content = watched.content;
   const site = request.site;
   const { locale } = decision;
-  const uuid = pageIdOf(request, decision);
-  if (!uuid) return { kind: 'error', status: 404, message: 'Page UUID is missing' };
+  const id = await pageIdOf(request, content, decision);
+  if (!id) return { kind: 'error', status: 404, message: 'Page UUID is missing' };
+  if (typeof id === 'object') return { kind: 'error', status: 404, message: `Page ${id.unknown} not found` };
+  const uuid = id;
 
   const page = await content.getPage(uuid, locale, preview);
   if (!page) return { kind: 'error', status: 404, message: `Page ${uuid} not found` };
@@ -245,6 +257,10 @@ export async function buildPage(
       siteName: sites.siteName,
       separator: sites.titleSeparator,
       canonicalUrl: site.url + canonicalPath,
+      home: uuid === HOME_PAGE_ID,
+      siteUrl: site.url,
+      siteDescription: site.description,
+      twitterSite: site.twitter,
       alternates: links.alternates,
       homeHref: prefix || '/',
       links: {
