@@ -1,3 +1,5 @@
+import { ICON_PATHS } from '../routes/icons.ts';
+
 /**
  * Metric labels come from fixed sets: a raw path or host as a label value would create a time
  * series per URL a crawler invents, and the metrics endpoint would grow without bound.
@@ -19,8 +21,8 @@ export interface RequestFacts {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Built assets and demo images, served by @fastify/static. */
-const ASSET_PREFIXES = ['/assets/', '/images/'];
+/** Built assets, demo images (both served by @fastify/static) and the site icons. */
+const ASSET_PREFIXES = ['/assets/', '/images/', ...ICON_PATHS];
 /** The page route and the not-found handler render storefront pages (or their error pages). */
 const PAGE_ROUTE = '/*';
 /** `{lang?}/cs/live[/{contentUrl}]`: the live-preview route. */
