@@ -352,7 +352,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
-    await app.register(dataPlugin, { contentDir: options.contentDir, ...data });
+    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, ...data });
   }
 
   app.setNotFoundHandler((request, reply) =>
