@@ -536,3 +536,39 @@ t.test('22. sockets are capped per client and in total; a refused upgrade gets 5
   t.ok(again.opened, 'a closed socket frees its place');
   for (const s of [...open, again]) s.socket.close();
 });
+
+t.test('23. ids a client invents do not grow the content cache; real entries are bounded too', async (t) => {
+  const { createEmbeddedStore } = await import('../server/content/store.ts');
+  const store = createEmbeddedStore({ dir: 'content', maxEntries: 50 });
+  t.teardown(() => store.close());
+  let found = 0;
+  for (let i = 0; i < 5000; i++) {
+    if (await store.getPage(String(900000 + i), 'en-GB')) found++;
+    if (await store.getEntry('page_template', `x-${i}`, 'en-GB')) found++;
+  }
+  t.equal(found, 0, 'none of them exists');
+  t.equal(store.cachedEntries(), 0, '10,000 misses, nothing kept');
+  const templates = ['home', 'dishwasher', 'oven', 'kitchen', 'vacuum', 'cleaning', 'service', 'warranty'];
+  for (const locale of ['en-GB', 'de-DE', 'fr-FR', 'it-IT', 'es-ES', 'nl-NL', 'de-CH', 'fr-CH'])
+    for (const uid of templates) await store.getEntry('page_template', uid, locale);
+  t.equal(store.cachedEntries(), 50, '64 real entries read, at most 50 kept');
+  t.ok(await store.getEntry('page_template', 'home', 'en-GB'), 'an evicted entry is read again');
+});
+
+t.test('24. a request with two Host headers is refused with 400, never cached or resolved', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const { port } = await listening(app);
+  for (const hosts of [
+    [HOSTS.uk, 'evil.example'],
+    ['evil.example', HOSTS.uk],
+    [HOSTS.uk, HOSTS.uk],
+  ]) {
+    const res = await raw(port, ['GET / HTTP/1.1', ...hosts.map((h) => `Host: ${h}`)]);
+    t.equal(res.status, 400, hosts.join(' + '));
+    t.match(res.headers, /cache-control: no-store/i);
+    t.match(res.headers, /x-content-type-options: nosniff/i, 'with the security headers');
+    t.notMatch(res.body, /evil/, 'nothing of the request reflected');
+  }
+  t.equal((await raw(port, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`])).status, 200, 'one Host is served');
+});
