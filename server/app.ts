@@ -47,6 +47,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Answers for any Host, without a storefront (health checks). */
     anyHost?: boolean;
+    /** An orchestrator's probe: answered even under pressure, so a busy process is not taken for a dead one. */
+    probe?: boolean;
   }
 }
 
@@ -247,8 +249,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     maxHeapUsedBytes: pressure.maxHeapUsedBytes,
     sampleInterval: pressure.sampleInterval,
     pressureHandler: (request, reply, type) => {
-      // Orchestrators must still see the process alive (contract section 8): health is never shed.
-      if (request.routeOptions.config?.anyHost) return;
+      // Orchestrators must still see the process alive: probes are never shed. Everything else is,
+      // whatever host it answers for (GraphQL included: it is where the cost comes from).
+      if (request.routeOptions.config?.probe) return;
       request.log.warn({ type }, 'Under pressure: request shed');
       metrics?.shed(shedReason(type));
       reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
@@ -283,8 +286,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Cross-origin isolation headers would block images a CMS serves from its own CDN.
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(securityHeaders);
+    // Two Host headers make the storefront ambiguous (Node keeps the first, a proxy may have used
+    // the second): refused as HTTP/1.1 requires, before anything is resolved, rendered or cached.
+    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
+      reply.code(400).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
+      reply.send('Bad Request: more than one Host header');
+      return;
+    }
     done();
   });
   await app.register(fastifyCompress, {
@@ -365,7 +375,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
-    await app.register(dataPlugin, { contentDir: options.contentDir, ...data });
+    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, ...data });
   }
 
   app.setNotFoundHandler((request, reply) =>
@@ -389,4 +399,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   app.addHook('onClose', async () => store?.close());
   return app;
+}
+
+/** How many Host headers a request carries (rawHeaders alternates names and values). */
+function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') count++;
+  return count;
 }

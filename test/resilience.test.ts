@@ -220,6 +220,13 @@ t.test('under pressure: pages are shed with 503 and Retry-After, health still an
   t.equal(shed.headers['cache-control'], 'no-store');
   t.match(shed.body, 'Service Unavailable');
   t.equal((await get(app, '/healthcheck', 'localhost')).statusCode, 200, 'health is never shed');
+  const readyz = await get(app, '/readyz', 'localhost');
+  t.match(readyz.headers['content-type'], /json/, 'nor is readiness: it answers for itself');
+  t.notMatch(readyz.body, /busy/);
+  // Routes that answer for any host are shed like pages: GraphQL is where a client can cost most.
+  const graphql = await app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ __typename }' } });
+  t.equal(graphql.statusCode, 503, 'GraphQL is shed');
+  t.equal(graphql.headers['retry-after'], '7');
 });
 
 t.test('under pressure: a stalled event loop sheds load', async (t) => {

@@ -361,3 +361,214 @@ t.test('a keep-alive connection survives a refused request', async (t) => {
   });
   t.equal(status, 200);
 });
+
+/** One product query per alias, all naming the same 50 ids by variable: the amplification attack. */
+function amplified(aliases: number): { query: string; variables: { ids: string[]; l: string } } {
+  const fields = Array.from({ length: aliases }, (_, i) => `a${i}:products(ids:$ids,locale:$l){...F}`);
+  const ids = Array.from({ length: 50 }, (_, i) => String(4711 + i));
+  return {
+    query: `query($ids:[ID!]!,$l:String!){${fields.join(' ')}} fragment F on Product{id name price{amount currency}}`,
+    variables: { ids, l: 'en-GB' },
+  };
+}
+
+/** Milliseconds `/healthcheck` takes over its own connection. */
+async function healthTime(port: number): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}/healthcheck`);
+  await res.text();
+  return performance.now() - started;
+}
+
+t.test('19. an amplified GraphQL query is refused before it runs, over POST, GET and WebSocket', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const { port } = await listening(app);
+  const attack = amplified(330);
+  t.ok(attack.query.length < 16_000, `the attack fits in ${attack.query.length} bytes`);
+
+  const post = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(attack),
+  });
+  const postBody = await post.text();
+  t.equal(post.status, 400, 'POST: 400');
+  t.ok(postBody.length < 2000, `POST: a short refusal (${postBody.length} bytes), not megabytes of products`);
+  t.match(JSON.parse(postBody).errors[0].message, /too costly/);
+  t.notMatch(postBody, /at .*\.ts:\d+/, 'no stack');
+
+  const small = amplified(100);
+  const get = await fetch(
+    `http://127.0.0.1:${port}/graphql?query=${encodeURIComponent(small.query)}&variables=${encodeURIComponent(JSON.stringify(small.variables))}`,
+  );
+  t.equal(get.status, 400, 'GET: 400');
+  t.match(await get.text(), /too costly/);
+
+  // Over the socket: the same rule answers with an error message for that operation.
+  const { default: WebSocket } = await import('ws');
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+  const messages: { type: string; id?: string; payload?: unknown }[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ type: 'connection_init' }));
+  const until = async (type: string) => {
+    for (let i = 0; i < 200 && !messages.some((m) => m.type === type); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+  await until('connection_ack');
+  const slowest: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    socket.send(JSON.stringify({ type: 'subscribe', id: `q${i}`, payload: attack }));
+    if (i % 5 === 0) slowest.push(await healthTime(port));
+  }
+  await until('error');
+  for (let i = 0; i < 100 && messages.filter((m) => m.type === 'error').length < 20; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  const errors = messages.filter((m) => m.type === 'error');
+  t.equal(errors.length, 20, 'WebSocket: every one refused');
+  t.match(JSON.stringify(errors[0]?.payload), /too costly/);
+  t.notOk(
+    messages.some((m) => m.type === 'next'),
+    'no product data sent',
+  );
+  socket.close();
+  // The median, so one scheduling hiccup of a loaded CI machine is not read as a stall; the attack
+  // this guards against held every health check for seconds.
+  const median = [...slowest].sort((a, b) => a - b)[Math.floor(slowest.length / 2)] ?? Infinity;
+  t.ok(median < 100, `/healthcheck answered meanwhile in ${slowest.map(Math.round).join(', ')} ms`);
+});
+
+t.test('19. the largest query the site itself needs stays well inside the limit', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const res = await app.inject({
+    method: 'POST',
+    url: '/graphql',
+    payload: amplified(1),
+  });
+  t.equal(res.statusCode, 200, '50 products with their prices in one query');
+  t.equal(res.json().data.a0.length, 50);
+});
+
+t.test(
+  '20. nesting limits and introspection: the same rules on every path; introspection only in development',
+  async (t) => {
+    const production = await demoServer();
+    t.teardown(() => production.close());
+    const introspection = '{ __schema { types { name } } }';
+    const refused = await production.inject({ method: 'POST', url: '/graphql', payload: { query: introspection } });
+    t.equal(refused.json().data, null, 'no schema in the answer');
+    t.match(refused.json().errors[0].message, /introspection has been disabled/i);
+    const typename = await production.inject({ method: 'POST', url: '/graphql', payload: { query: '{ __typename }' } });
+    t.equal(typename.statusCode, 200, '__typename is not introspection');
+
+    const dev = await demoServer({ dev: true });
+    t.teardown(() => dev.close());
+    const allowed = await dev.inject({ method: 'POST', url: '/graphql', payload: { query: introspection } });
+    t.equal(allowed.statusCode, 200, 'development answers introspection');
+
+    // Depth through fragments that refer to each other's fields is counted, not bypassed.
+    const deep = `query { product(id: "4711", locale: "en-GB") { ...A } }
+    fragment A on Product { pricingFootnotesContainer { pricingFootnotes { code formattedFootnote } } }`;
+    const ok = await production.inject({ method: 'POST', url: '/graphql', payload: { query: deep } });
+    t.equal(ok.statusCode, 200, 'the deepest real question (4 levels) is answered');
+  },
+);
+
+/** A graphql-transport-ws socket that has been acknowledged, and the messages it received. */
+async function dataSocket(port: number) {
+  const { default: WebSocket } = await import('ws');
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+  const messages: { type: string; id?: string; payload?: unknown }[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const opened = await new Promise<boolean>((resolve) => {
+    socket.once('open', () => resolve(true));
+    socket.once('error', () => resolve(false));
+  });
+  if (opened) {
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    for (let i = 0; i < 300 && !messages.some((m) => m.type === 'connection_ack'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+  }
+  return { socket, messages, opened };
+}
+
+t.test('21. one socket holds at most 100 subscriptions: the 100th is served, the 101st refused', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const { port } = await listening(app);
+  const { socket, messages } = await dataSocket(port);
+  t.teardown(() => socket.close());
+  const query = 'subscription($ids:[ID!]!){productUpdated(ids:$ids,locale:"en-GB"){id}}';
+  for (let i = 1; i <= 101; i++)
+    socket.send(JSON.stringify({ type: 'subscribe', id: `s${i}`, payload: { query, variables: { ids: ['4711'] } } }));
+  for (let i = 0; i < 300 && !messages.some((m) => m.type === 'error'); i++)
+    await new Promise((r) => setTimeout(r, 10));
+  const refused = messages.filter((m) => m.type === 'error').map((m) => m.id);
+  t.same(refused, ['s101'], 'only the one past the cap');
+});
+
+t.test('22. sockets are capped per client and in total; a refused upgrade gets 503', async (t) => {
+  const app = await demoServer({ data: { socketLimits: { total: 5, perClient: 3 } } });
+  t.teardown(() => app.close());
+  const { port } = await listening(app);
+  const open = [];
+  for (let i = 0; i < 3; i++) open.push(await dataSocket(port));
+  t.ok(
+    open.every((s) => s.opened),
+    'three sockets open',
+  );
+  const fourth = await dataSocket(port);
+  t.notOk(fourth.opened, 'the fourth from the same address is refused');
+  const refusal = await raw(port, [
+    'GET /graphql HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  ]);
+  t.equal(refusal.status, 503, 'the refusal is a 503');
+  t.match(refusal.headers, /Retry-After: 10/);
+  open[0]?.socket.close();
+  await new Promise((r) => setTimeout(r, 100));
+  const again = await dataSocket(port);
+  t.ok(again.opened, 'a closed socket frees its place');
+  for (const s of [...open, again]) s.socket.close();
+});
+
+t.test('23. ids a client invents do not grow the content cache; real entries are bounded too', async (t) => {
+  const { createEmbeddedStore } = await import('../server/content/store.ts');
+  const store = createEmbeddedStore({ dir: 'content', maxEntries: 50 });
+  t.teardown(() => store.close());
+  let found = 0;
+  for (let i = 0; i < 5000; i++) {
+    if (await store.getPage(String(900000 + i), 'en-GB')) found++;
+    if (await store.getEntry('page_template', `x-${i}`, 'en-GB')) found++;
+  }
+  t.equal(found, 0, 'none of them exists');
+  t.equal(store.cachedEntries(), 0, '10,000 misses, nothing kept');
+  const templates = ['home', 'dishwasher', 'oven', 'kitchen', 'vacuum', 'cleaning', 'service', 'warranty'];
+  for (const locale of ['en-GB', 'de-DE', 'fr-FR', 'it-IT', 'es-ES', 'nl-NL', 'de-CH', 'fr-CH'])
+    for (const uid of templates) await store.getEntry('page_template', uid, locale);
+  t.equal(store.cachedEntries(), 50, '64 real entries read, at most 50 kept');
+  t.ok(await store.getEntry('page_template', 'home', 'en-GB'), 'an evicted entry is read again');
+});
+
+t.test('24. a request with two Host headers is refused with 400, never cached or resolved', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  const { port } = await listening(app);
+  for (const hosts of [
+    [HOSTS.uk, 'evil.example'],
+    ['evil.example', HOSTS.uk],
+    [HOSTS.uk, HOSTS.uk],
+  ]) {
+    const res = await raw(port, ['GET / HTTP/1.1', ...hosts.map((h) => `Host: ${h}`)]);
+    t.equal(res.status, 400, hosts.join(' + '));
+    t.match(res.headers, /cache-control: no-store/i);
+    t.match(res.headers, /x-content-type-options: nosniff/i, 'with the security headers');
+    t.notMatch(res.body, /evil/, 'nothing of the request reflected');
+  }
+  t.equal((await raw(port, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`])).status, 200, 'one Host is served');
+});

@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
+import { LRUCache } from 'lru-cache';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { type ContentKey, contentFile, draftRoot, pageIdOfFile, pagesFolder } from './paths.ts';
@@ -11,6 +12,8 @@ import { type ContentWarning, readApplicationConfiguration, readPage, readTempla
 
 export interface EmbeddedStoreOptions {
   dir: string;
+  /** Published entries kept in memory at most (least recently used go first). */
+  maxEntries?: number;
   /** Watch the folder and drop the cache on change (development). */
   watch?: boolean;
   /** Where fallbacks taken for malformed fields are reported (once per file read). */
@@ -21,6 +24,8 @@ export interface EmbeddedStoreOptions {
 type Parse = (value: unknown, where: string) => unknown;
 
 export interface EmbeddedStore extends ContentService {
+  /** How many published entries are held in memory now. */
+  cachedEntries(): number;
   /** Drop every cached entry (the revalidate endpoint, or a file change). */
   invalidate(): void;
   /** Called after every invalidation, so caches built on top (rendered HTML) can follow. */
@@ -36,7 +41,9 @@ const EMPTY_APP_CONFIG: ApplicationConfiguration = { globals: { dhfIsEnabled: fa
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
   const { dir } = options;
-  const cache = new Map<string, Promise<unknown>>();
+  // Bounded: every key a request can name is a cache entry, so an unbounded map grows with whatever
+  // ids a client invents. Far above the demo's few thousand entries.
+  const cache = new LRUCache<string, Promise<unknown>>({ max: options.maxEntries ?? 20_000 });
   const listeners: (() => void)[] = [];
   let watcher: FSWatcher | undefined;
 
@@ -82,8 +89,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     if (!pending) {
       pending = readValidated(file, validate);
       cache.set(file, pending);
-      // A failed read is not remembered: the next request tries again (the file may be fixed).
-      pending.catch(() => cache.get(file) === pending && cache.delete(file));
+      // Neither a failed read (the file may be fixed) nor a missing file (any id a client makes up)
+      // is remembered: only entries that exist take a place in the cache.
+      const forget = () => cache.peek(file) === pending && cache.delete(file);
+      pending.then((value) => value === null && forget(), forget);
     }
     return pending;
   }
@@ -133,6 +142,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       const names = await readdir(folder).catch(() => [] as string[]);
       return names.flatMap((name) => pageIdOfFile(name) ?? []).sort((a, b) => Number(a) - Number(b));
     },
+    cachedEntries: () => cache.size,
     invalidate,
     onInvalidate(listener) {
       listeners.push(listener);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule, validate } from 'graphql';
 import mercurius from 'mercurius';
 import { bearerToken, createTokens, type Viewer } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { startDemoChanges } from './demo-changer.ts';
-import { type DataContext, schema } from './schema.ts';
+import { type DataContext, operationLimits, schema } from './schema.ts';
 import { attachGraphQLSocket } from './socket.ts';
 
 /**
@@ -23,6 +24,10 @@ export interface DataPluginOptions {
   tokenSecret?: string;
   /** How often the demo changes a price; 0 turns it off. */
   demoChangeMs?: number;
+  /** Caps on open sockets (tests use small ones); the defaults otherwise. */
+  socketLimits?: { total: number; perClient: number };
+  /** Answer schema introspection (`__schema`, `__type`): a development convenience, off in production. */
+  introspection?: boolean;
 }
 
 /** How the app configures the data layer: the embedded backend, unless `url` names another one. */
@@ -75,7 +80,14 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
   });
 
   // preClose: open sockets would keep the HTTP server from closing.
-  const closeSockets = attachGraphQLSocket(app.server, { path: GRAPHQL_PATH, catalog, tokens });
+  const rules: ValidationRule[] = options.introspection ? [] : [NoSchemaIntrospectionCustomRule];
+  const closeSockets = attachGraphQLSocket(app.server, {
+    path: GRAPHQL_PATH,
+    catalog,
+    tokens,
+    rules,
+    limits: options.socketLimits,
+  });
   app.addHook('preClose', closeSockets);
 
   await app.register(mercurius, {
@@ -83,12 +95,18 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     path: GRAPHQL_PATH,
     context: (request): DataContext => ({ catalog, viewer: request.viewer }),
     graphiql: false,
-    queryDepth: 8,
+    validationRules: rules,
     additionalRouteOptions: {
       bodyLimit: GRAPHQL_BODY_LIMIT,
       // Prices are per locale, not per host: any storefront (or a test with no Host) may ask.
       config: { anyHost: true },
     },
+  });
+  // The limits first, alone: graphql-js's full validation is quadratic in repeated fields (aliases),
+  // so an operation over the limits must be refused before it is paid for.
+  app.graphql.addHook('preValidation', async (schema, document) => {
+    const errors = validate(schema, document, [operationLimits]);
+    if (errors.length > 0) throw Object.assign(new Error('Operation refused'), { statusCode: 400, errors });
   });
 };
 

@@ -15,6 +15,7 @@ import {
 import { isValidLocaleCode } from '../../common/locales.ts';
 import { CATALOG_WRITE, type Viewer } from './auth.ts';
 import type { Availability, Catalog, Product } from './catalog.ts';
+import { MAX_OPERATION_COST, MAX_OPERATION_DEPTH, operationLimitsRule } from './operation-limits.ts';
 
 /**
  * The data backend's GraphQL schema (issue 8; the spec leaves it open). Code-first, so the
@@ -29,6 +30,14 @@ export interface DataContext {
 
 /** One request or subscription asks for at most this many products. */
 export const MAX_IDS = 50;
+
+/** Answer-size and depth limits of every operation, over HTTP and WebSocket alike. */
+export const operationLimits = operationLimitsRule({
+  maxCost: MAX_OPERATION_COST,
+  maxDepth: MAX_OPERATION_DEPTH,
+  maxListArgument: MAX_IDS,
+  defaultListSize: 10,
+});
 
 const nonNull = <T extends GraphQLNullableType>(type: T) => new GraphQLNonNull(type);
 const list = <T extends GraphQLType>(type: T) => new GraphQLList(type);

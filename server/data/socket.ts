@@ -1,12 +1,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, specifiedRules, type ValidationRule, validate } from 'graphql';
 // Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
 import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
 import type { Catalog } from './catalog.ts';
-import { type DataContext, schema } from './schema.ts';
+import { type DataContext, operationLimits, schema } from './schema.ts';
 
 /**
  * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol (spec
@@ -25,6 +25,12 @@ const MAX_PAYLOAD = 16 * 1024;
 /** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 
+/**
+ * Open sockets the server holds at most, and per client address: a page holds one; a client that
+ * opens dozens is not a visitor, and each socket holds memory until it closes.
+ */
+export const SOCKET_LIMITS = { total: 2_000, perClient: 20 };
+
 type SocketExtra = { viewer?: Viewer | null };
 
 /** The open connections of each HTTP server, for the subscriptions gauge. */
@@ -39,7 +45,13 @@ export function openSubscriptions(server: Server): number {
 
 export function attachGraphQLSocket(
   server: Server,
-  options: { path: string; catalog: Catalog; tokens: Tokens },
+  options: {
+    path: string;
+    catalog: Catalog;
+    tokens: Tokens;
+    rules: readonly ValidationRule[];
+    limits?: { total: number; perClient: number };
+  },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
@@ -48,6 +60,11 @@ export function attachGraphQLSocket(
   const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
     {
       schema,
+      // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+      validate: (schema, document) => {
+        const refused = validate(schema, document, [operationLimits]);
+        return refused.length > 0 ? refused : validate(schema, document, [...specifiedRules, ...options.rules]);
+      },
       onConnect: (ctx) => {
         const token = bearerToken(authorizationOf(ctx.connectionParams));
         if (token === undefined) {
@@ -64,7 +81,8 @@ export function attachGraphQLSocket(
         open.delete(ctx);
       },
       onSubscribe: (ctx) => {
-        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+        // The subscription being started is already in the list: more than the cap means one too many.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
         }
       },
@@ -73,12 +91,31 @@ export function attachGraphQLSocket(
     wss,
   );
 
+  const limits = options.limits ?? SOCKET_LIMITS;
+  const perClient = new Map<string, number>();
+  let total = 0;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.path) {
       // Not ours. With nobody else listening, refuse it the way Node does when no one listens.
       if (server.listenerCount('upgrade') === 1) socket.destroy();
       return;
     }
+    const client = request.socket.remoteAddress ?? '';
+    const held = perClient.get(client) ?? 0;
+    if (total >= limits.total || held >= limits.perClient) {
+      socket.end(
+        'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+      );
+      return;
+    }
+    total++;
+    perClient.set(client, held + 1);
+    socket.once('close', () => {
+      total--;
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    });
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   server.on('upgrade', onUpgrade);

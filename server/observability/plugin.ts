@@ -45,7 +45,7 @@ export function observability(app: FastifyInstance, { readiness, metrics, tracin
   // Closing means draining, whoever closes (a signal, a test, an error).
   app.addHook('preClose', async () => readiness.drain());
 
-  app.get('/readyz', { config: { anyHost: true } }, async (_request, reply) => {
+  app.get('/readyz', { config: { anyHost: true, probe: true } }, async (_request, reply) => {
     const report = readiness.report();
     reply.status(report.status === 'ready' ? 200 : 503).header('cache-control', 'no-store');
     return report;

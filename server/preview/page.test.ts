@@ -48,6 +48,7 @@ t.test('a preview request gets the script, its configuration, editor-only framin
 t.test('the live route is a preview response too', async (t) => {
   const res = await get('/cs/live?entry_uid=4711');
   t.equal(res.statusCode, 200);
+  t.equal(res.headers['x-robots-tag'], 'noindex', 'never indexed');
   t.match(res.body, SCRIPT);
   t.match(res.headers['content-security-policy'], /frame-ancestors https:\/\/app\.contentstack\.com/);
   t.equal(res.headers['cache-control'], 'private, no-store');

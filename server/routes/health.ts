@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 /** Contract section 8: 200 for any Host, so orchestrators can probe with `localhost`. */
 export function healthRoutes(app: FastifyInstance): void {
-  app.get('/healthcheck', { config: { anyHost: true } }, async (_request, reply) => {
+  app.get('/healthcheck', { config: { anyHost: true, probe: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });

@@ -440,7 +440,8 @@ async function renderPage(
   const personal = livePreview || setsCookie || decision.privateCache || degraded;
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
-  if (preview !== undefined) reply.header('x-robots-tag', 'noindex');
+  // Preview answers, the live route's included, are for the editor: never indexed.
+  if (livePreview) reply.header('x-robots-tag', 'noindex');
 
   if (payload && outcome?.kind === 'page') {
     const { model } = outcome;
