@@ -1,39 +1,17 @@
 import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
+import { HTML_ALLOWED_ATTRIBUTES, HTML_ALLOWED_SCHEMES, HTML_ALLOWED_TAGS } from '../common/html-allow-list.ts';
 
 /**
- * The one door for HTML from the CMS (rich text, footnote descriptions, FAQ answers). Only inline
- * and block text formatting and http(s)/mailto/tel links survive; scripts, event handlers, styles
- * and `javascript:` URLs do not.
+ * The one door for HTML from the CMS (rich text, footnote descriptions, FAQ answers), with the
+ * allow-list the preview layer's DOMPurify uses too.
  */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'sub',
-    'sup',
-    'small',
-    'mark',
-    'ul',
-    'ol',
-    'li',
-    'a',
-    'h2',
-    'h3',
-    'h4',
-    'blockquote',
-    'span',
-    'abbr',
-    'code',
-  ],
-  allowedAttributes: { a: ['href', 'title', 'target', 'rel'], abbr: ['title'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedTags: [...HTML_ALLOWED_TAGS],
+  allowedAttributes: Object.fromEntries(
+    Object.entries(HTML_ALLOWED_ATTRIBUTES).map(([tag, names]) => [tag, [...names]]),
+  ),
+  allowedSchemes: [...HTML_ALLOWED_SCHEMES],
   allowProtocolRelative: false,
   transformTags: {
     // A link that opens a new window must not hand the opener to the target page.
