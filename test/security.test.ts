@@ -241,6 +241,7 @@ t.test('10. stored XSS through CMS content is sanitised, dropped or escaped', as
     text: '<p onclick="alert(1)">x</p><script>alert(2)</script><a href="javascript:alert(3)">y</a><img src=x onerror=alert(4)>',
   });
   template.body_components[2].productFeatures[0].legalInformation[0].longText = 'ok<script>alert(5)</script><!--';
+  template.body_components[2].product.name = 'Dish</script><script>alert(9)</script>';
   writeFileSync(templateFile, JSON.stringify(template));
   const pageFile = join(dir, 'en-GB/pages/4711.json');
   const page = JSON.parse(readFileSync(pageFile, 'utf8'));
@@ -260,9 +261,13 @@ t.test('10. stored XSS through CMS content is sanitised, dropped or escaped', as
   t.notMatch(res.body, /onclick=|onerror=/);
   t.notMatch(res.body, /href="javascript:/i);
   t.notMatch(res.body, /<\/script><!--/);
-  const jsonLd = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(res.body)?.[1] ?? '';
-  t.match(jsonLd, '\\u003c/script\\u003e', 'JSON-LD escapes </script>');
-  t.doesNotThrow(() => JSON.parse(jsonLd), 'and stays JSON');
+  // Every JSON-LD block (breadcrumbs and the product both carry CMS text) escapes </script> and stays JSON.
+  const blocks = [...res.body.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => m[1] ?? '');
+  t.ok(blocks.length >= 2, 'breadcrumb and product data');
+  for (const block of blocks) t.doesNotThrow(() => JSON.parse(block), 'stays JSON');
+  const hostile = blocks.filter((block) => block.includes('alert('));
+  t.equal(hostile.length, 2, 'the hostile texts reached both blocks, as data');
+  for (const block of hostile) t.match(block, '\\u003c/script\\u003e', 'JSON-LD escapes </script>');
 });
 
 t.test('11. prototype poisoning through request bodies changes no prototype', async (t) => {
