@@ -158,6 +158,7 @@ t.test('shed requests are counted by reason', async (t) => {
   t.teardown(() => app.close());
   await app.ready();
   await sleep(200); // a few samples: under-pressure has measured the heap
+  await app.readiness.start();
   const response = await app.inject({ url: PRODUCT, headers: { host: HOSTS.uk } });
   t.equal(response.statusCode, 503, 'shed');
   const all = samples((await metrics.text()).body);
@@ -239,7 +240,8 @@ t.test('/readyz: 200 when ready, 503 once draining; /healthcheck stays 200', asy
   const app = await demoServer();
   t.teardown(() => app.close());
   await app.ready();
-  await sleep(10);
+  // The content check started with the app; wait for it rather than for the clock.
+  await app.readiness.start();
   const ready = await app.inject({ url: '/readyz', headers: { host: 'localhost' } });
   t.equal(ready.statusCode, 200);
   t.same(ready.json(), { status: 'ready', checks: { build: 'ok', content: 'ok' } });
@@ -269,13 +271,13 @@ t.test('/readyz: 503 while starting, when the build is missing or content cannot
   const app = await demoServer({ content: flaky as never });
   t.teardown(() => app.close());
   await app.ready();
-  await sleep(10);
+  await app.readiness.start();
   const starting = await app.inject({ url: '/readyz' });
   t.equal(starting.statusCode, 503);
   t.same(starting.json(), { status: 'starting', checks: { build: 'ok', content: 'failed' } });
   fail = false;
   await sleep(1_050); // failed checks are tried again after a second
   await app.inject({ url: '/readyz' });
-  await sleep(10);
+  await app.readiness.start();
   t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'ready once content answers');
 });
