@@ -26,7 +26,7 @@ export async function productPage(path = PRODUCT_PATH, host = BENCH_HOST) {
   const { config: sites } = loadSitesConfig('config/sites.json');
   const content = createEmbeddedStore({ dir: 'content' });
   const messages = createMessageCatalog({ dir: 'locales', fallbackLocale: sites.fallbackLocale, log: silent });
-  const deps = { sites, content, messages, assets: loadAssetManifest('dist/client'), dev: false };
+  const deps = { sites, content, messages, assets: loadAssetManifest('dist/client'), dev: false, contentTtlMs: 60_000 };
   const found = createHostResolver(sites).resolve(host);
   if ('error' in found) throw new Error(`${host} is not a demo storefront`);
   const decision = decideRoute({

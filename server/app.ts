@@ -205,16 +205,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           ttlMs: options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000),
           onLookup: metrics && ((result) => metrics.cacheLookup(result)),
         });
-  // Any content source that can announce changes (the embedded store) empties the page cache.
-  const invalidating = content as Partial<EmbeddedStore>;
-  if (htmlCache && typeof invalidating.onInvalidate === 'function') invalidating.onInvalidate(() => htmlCache.clear());
+  if (htmlCache) content.changes.subscribe(() => htmlCache.clear());
   let preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
   // Preview workbench (issue 13): needs the embedded store and a draft token; it frames pages from their own origin.
   const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const renders = reporters.length > 0 ? { render: renderReporter(reporters) } : undefined;
+  // How long anything built from content is kept: a source that announces every change (the embedded
+  // store) until it does; another may change without a word, so no longer than its own cache.
+  const contentTtlMs = options.content ? 60_000 : 10 * 60_000;
   const deps = {
+    contentTtlMs,
     sites,
     content,
     messages,
@@ -354,7 +356,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   healthRoutes(app);
-  contentApiRoutes(app, { content, invalidate: store?.invalidate, revalidateToken: options.revalidateToken });
+  contentApiRoutes(app, { content, revalidateToken: options.revalidateToken });
   buildRoutes(app, { assets });
   // Drafts are files of the embedded store
   if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
@@ -367,11 +369,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       fromSource: Boolean(options.devMiddleware),
     });
   if (existsSync(`${publicDir}/icons`)) iconRoutes(app, { dir: `${publicDir}/icons` });
-  seoRoutes(app, {
-    sites,
-    content,
-    onContentChange: (listener) => invalidating.onInvalidate?.(listener),
-  });
+  seoRoutes(app, { sites, content, ttlMs: contentTtlMs });
   pageRoutes(app, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};

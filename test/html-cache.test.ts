@@ -69,7 +69,7 @@ t.test('the cache follows content changes and never holds preview or error respo
   const { app, store, reads } = await countingServer();
   t.teardown(() => app.close());
   await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
-  store.invalidate();
+  store.changes.announce({ origin: 'revalidate' });
   await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
   t.equal(reads(), 2, 'invalidation makes the next request render again');
   const before = reads();
@@ -113,7 +113,7 @@ t.test(
     }
     t.equal(reads(), 1, 'loaded and assembled once');
     t.equal(new Set(bodies).size, 1, 'every render of the kept page is the same page');
-    store.invalidate();
+    store.changes.announce({ origin: 'revalidate' });
     await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
     t.equal(reads(), 2, 'a content change assembles it again');
     await app.inject({ url: `${PATH}?live_preview=abc`, headers: { host: HOSTS.uk } });

@@ -43,6 +43,7 @@ function faultyStore() {
       if (faults.templates && type.endsWith('_template')) throw down(`${type}/${uid}`);
       return store.getEntry(type, uid, locale, preview);
     },
+    changes: store.changes,
     getApplicationConfiguration: (host, locale) => store.getApplicationConfiguration(host, locale),
     hasPage: (uuid, locale) => store.hasPage(uuid, locale),
   };

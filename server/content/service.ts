@@ -1,4 +1,5 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import type { ContentChanges } from './changes.ts';
 import type { ContentKey } from './paths.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface ContentService {
   locate?(key: ContentKey): string;
   /** The ids of every published page of a locale, for the sitemap; absent where the source cannot list. */
   listPages?(locale: string): Promise<string[]>;
+  /** Where changes are announced and heard; the source clears its own cache on each, first. */
+  readonly changes: ContentChanges;
 }
 
 /**

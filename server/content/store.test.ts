@@ -231,21 +231,21 @@ t.test('request values cannot read outside the store', async (t) => {
   t.equal(preview?.title, 'Page 1', 'a traversing preview hash reads the published page');
 });
 
-t.test('a second read is served from memory until invalidate()', async (t) => {
+t.test('a second read is served from memory until a change is announced', async (t) => {
   const { dir, write } = fixture(t);
   const store = storeFor(t, dir);
   let notified = 0;
-  store.onInvalidate(() => notified++);
-  store.onInvalidate(() => notified++);
+  store.changes.subscribe(() => notified++);
+  store.changes.subscribe(() => notified++);
 
   t.equal((await store.getPage('1', 'de-CH'))?.title, 'Page 1');
   write('de-CH/pages/1.json', page('1', { title: 'Changed' }));
   t.equal((await store.getPage('1', 'de-CH'))?.title, 'Page 1', 'the change is not seen yet');
   t.equal(notified, 0);
 
-  store.invalidate();
+  store.changes.announce({ origin: 'revalidate' });
   t.equal(notified, 2, 'every listener runs');
-  t.equal((await store.getPage('1', 'de-CH'))?.title, 'Changed', 'the change is seen after invalidate');
+  t.equal((await store.getPage('1', 'de-CH'))?.title, 'Changed', 'the change is seen after the announcement');
 });
 
 t.test('a preview hash reads the draft over the published page', async (t) => {
@@ -263,7 +263,7 @@ t.test('drafts are never cached', async (t) => {
   const store = storeFor(t, dir);
   t.equal((await store.getPage('1', 'de-CH', 'hash123'))?.title, 'Draft title');
   write('_drafts/hash123/de-CH/pages/1.json', page('1', { title: 'Draft edited' }));
-  t.equal((await store.getPage('1', 'de-CH', 'hash123'))?.title, 'Draft edited', 'seen without invalidate');
+  t.equal((await store.getPage('1', 'de-CH', 'hash123'))?.title, 'Draft edited', 'seen without a revalidate');
 });
 
 t.test('a preview hash of the wrong shape reads published content', async (t) => {
@@ -281,11 +281,13 @@ t.test('a broken draft is reported like a broken page', async (t) => {
   t.match(error?.where, '_drafts/brokenhash/de-CH/pages/1.json');
 });
 
-t.test('with watch on, a changed file is seen without invalidate()', async (t) => {
+t.test('with watch on, a changed file is seen without a revalidate', async (t) => {
   const { dir, write } = fixture(t);
   const store = storeFor(t, dir, true);
   let notified = 0;
-  store.onInvalidate(() => notified++);
+  store.changes.subscribe((change) => {
+    if (change.origin === 'watch') notified++;
+  });
   t.equal((await store.getPage('1', 'de-CH'))?.title, 'Page 1');
 
   write('de-CH/pages/1.json', page('1', { title: 'Watched change' }));

@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { LRUCache } from 'lru-cache';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import { ContentChanges } from './changes.ts';
 import { type ContentKey, contentFile, draftRoot, pageIdOfFile, pagesFolder } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
@@ -26,10 +27,6 @@ type Parse = (value: unknown, where: string) => unknown;
 export interface EmbeddedStore extends ContentService {
   /** How many published entries are held in memory now. */
   cachedEntries(): number;
-  /** Drop every cached entry (the revalidate endpoint, or a file change). */
-  invalidate(): void;
-  /** Called after every invalidation, so caches built on top (rendered HTML) can follow. */
-  onInvalidate(listener: () => void): void;
   close(): void;
 }
 
@@ -44,15 +41,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
   // Bounded: every key a request can name is a cache entry, so an unbounded map grows with whatever
   // ids a client invents. Far above the demo's few thousand entries.
   const cache = new LRUCache<string, Promise<unknown>>({ max: options.maxEntries ?? 20_000 });
-  const listeners: (() => void)[] = [];
+  const changes = new ContentChanges();
+  changes.subscribe(() => cache.clear());
   let watcher: FSWatcher | undefined;
-
-  const invalidate = () => {
-    cache.clear();
-    for (const listener of listeners) listener();
-  };
   if (options.watch) {
-    watcher = watch(dir, { recursive: true }, invalidate);
+    watcher = watch(dir, { recursive: true }, () => changes.announce({ origin: 'watch' }));
     watcher.unref();
   }
 
@@ -143,10 +136,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       return names.flatMap((name) => pageIdOfFile(name) ?? []).sort((a, b) => Number(a) - Number(b));
     },
     cachedEntries: () => cache.size,
-    invalidate,
-    onInvalidate(listener) {
-      listeners.push(listener);
-    },
+    changes,
     close() {
       watcher?.close();
     },

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { jitteredTtl } from '../http/jitter.ts';
+import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
@@ -81,6 +82,9 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     },
   });
   const inflight = new Map<string, Promise<Box>>();
+  const changes = new ContentChanges();
+  // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
+  changes.subscribe(() => cache.clear());
 
   async function published(read: Read): Promise<unknown> {
     const hasLast = cache.peek(read.key, { allowStale: true }) !== undefined;
@@ -193,6 +197,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     getEntry,
     getApplicationConfiguration,
     hasPage,
+    changes,
     locate: (key) =>
       key.kind === 'page'
         ? content.url(`${api}/pages/${encodeURIComponent(key.uuid)}`, { language: key.locale })

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { loadSitesConfig } from '../config/sites.ts';
+import { ContentChanges } from '../content/changes.ts';
 import type { ContentService } from '../content/service.ts';
 import { pageLinks } from './page-data.ts';
 
@@ -32,6 +33,7 @@ const page = (uuid: string, locale: string): PageEntry => ({
   ],
 });
 const content: ContentService = {
+  changes: new ContentChanges(),
   async getPage(uuid, locale) {
     if (uuid === '125') return page('125', locale);
     return uuid === '4711' && HAS_4711.has(locale) ? page(uuid, locale) : null;

@@ -149,6 +149,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
       ...(content.locate ? { locate: content.locate.bind(content) } : {}),
       ...(listPages ? { listPages: (locale: string) => watch(listPages(locale)) } : {}),
+      changes: content.changes,
     },
     faulted: () => faults > 0,
   };

@@ -9,8 +9,6 @@ export const CONTENT_SERVICE_NAME = 'contentstack';
 
 interface ContentApiDeps {
   content: ContentService;
-  /** Drops cached content; absent when the store cannot be revalidated. */
-  invalidate?: () => void;
   revalidateToken?: string;
 }
 
@@ -101,10 +99,10 @@ export function contentApiRoutes(app: FastifyInstance, deps: ContentApiDeps): vo
   });
 
   app.post('/cs/api/_revalidate', { bodyLimit: 1024 }, async (request, reply) => {
-    if (!deps.invalidate || !tokenMatches(deps.revalidateToken, request.headers.authorization)) {
+    if (!tokenMatches(deps.revalidateToken, request.headers.authorization)) {
       return apiError(reply, 401, 'A valid revalidate token is required');
     }
-    deps.invalidate();
+    content.changes.announce({ origin: 'revalidate' });
     request.log.info('Content cache revalidated');
     return reply.header('cache-control', 'no-store').send({ revalidated: true });
   });

@@ -50,6 +50,8 @@ export interface PageRouteDeps {
   assembled?: AssembledPageMemo;
   /** Told each render's time; absent when metrics are off. */
   renderTimes?: Pick<Metrics, 'render'>;
+  /** How long page links and assembled pages are kept when no change is announced. */
+  contentTtlMs: number;
 }
 
 const HOME_PAGE_ID = '125';
@@ -104,14 +106,13 @@ function payloadLocation(location: string, payload: boolean): string {
 }
 
 export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void {
-  // Page links are kept until content changes (or, upstream, for the content TTL)
-  const changes = routeDeps.content as { onInvalidate?: (listener: () => void) => void };
-  const invalidating = typeof changes.onInvalidate === 'function';
-  const keep = { maxEntries: 5000, ttlMs: invalidating ? 10 * 60_000 : 60_000 };
+  // Page links and assembled pages are kept until content changes, or as long as the source's own cache
+  const { changes } = routeDeps.content;
+  const keep = { maxEntries: 5000, ttlMs: routeDeps.contentTtlMs };
   const links = routeDeps.links ?? new PageLinksMemo(keep);
-  if (invalidating && !routeDeps.links) changes.onInvalidate?.(() => links.clear());
+  if (!routeDeps.links) changes.subscribe(() => links.clear());
   const assembled = routeDeps.assembled ?? new AssembledPageMemo(keep);
-  if (invalidating && !routeDeps.assembled) changes.onInvalidate?.(() => assembled.clear());
+  if (!routeDeps.assembled) changes.subscribe(() => assembled.clear());
   const deps: PageRouteDeps = { ...routeDeps, links, assembled };
   const { sites } = deps;
 

@@ -12,9 +12,7 @@ import { type SitemapDocuments, sitemapDocuments } from '../seo/sitemap.ts';
 export interface SeoDeps {
   sites: SitesConfig;
   content: ContentService;
-  /** Subscribes to content changes; the sitemaps are dropped on each. */
-  onContentChange?: (listener: () => void) => void;
-  /** How long a built sitemap is kept when no change is announced (an upstream source). */
+  /** How long a built sitemap is kept; dropped sooner on every content change. */
   ttlMs?: number;
 }
 
@@ -30,7 +28,7 @@ export function seoRoutes(app: FastifyInstance, deps: SeoDeps): void {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const built = new LRUCache<string, Promise<SitemapDocuments>>({ max: 100, ttl });
   const links = new PageLinksMemo({ maxEntries: 5000, ttlMs: ttl });
-  deps.onContentChange?.(() => {
+  deps.content.changes.subscribe(() => {
     built.clear();
     links.clear();
   });

@@ -403,7 +403,10 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
       await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
       // Promoted: the draft would only mask later published changes.
       await rm(draft, { force: true });
-      deps.store.invalidate();
+      deps.store.changes.announce({
+        origin: 'publish',
+        entries: [{ type: ty as string, uid: i as string, locale: l as string }],
+      });
       request.log.info({ published: relative(deps.contentDir, target) }, 'Draft published');
       return noStore(reply).send({ published: relative(deps.contentDir, target) });
     },
