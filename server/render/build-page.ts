@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ReactElement } from 'react';
 import type { MessageCatalog } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';

@@ -3,15 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
+import { entryProblem } from '../content/entry-checks.ts';
+import { writeAtomically } from '../content/write-atomically.ts';
 import type { PreviewConfig } from '../preview/config.ts';
-import {
-  collabFile,
-  entryProblem,
-  fieldSchemaMap,
-  withWorkbenchOrigins,
-  workbenchRoutes,
-  writeAtomically,
-} from './workbench.ts';
+import { collabFile, fieldSchemaMap, withWorkbenchOrigins, workbenchRoutes } from './workbench.ts';
 
 /**
  * The workbench's server side: off unless asked for, its API behind the draft token, the editor

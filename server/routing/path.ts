@@ -97,8 +97,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * cache entries and two indexed URLs; the route redirects every other spelling to this one.
  */
 export function normalizeEscapes(rawPath: string): string {
-  return rawPath.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return rawPath.replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+    return UNRESERVED.test(char) ? char : escaped.toUpperCase();
   });
 }
