@@ -92,6 +92,9 @@ t.test('percent-encoding has one spelling: unreserved escapes decoded, the rest 
     ['/cs/100%25', '/cs/100%25'],
     ['/already/canonical-1', '/already/canonical-1'],
     ['/cs/%41%5A%30', '/cs/AZ0'],
+    ['/cs/%2e%2e/x-1', '/cs/%2e%2e/x-1'],
+    ['/cs/%2e/x-1', '/cs/%2e/x-1'],
+    ['/cs/a%2eb-1', '/cs/a.b-1'],
   ];
   for (const [input, expected] of table) t.equal(normalizeEscapes(input), expected, input);
 });
