@@ -1,14 +1,15 @@
 import { rm, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { entryProblem } from '../content/entry-checks.ts';
 import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import { CONTENT_SERVICE_NAME } from './content-api.ts';
 
 /**
- * The draft API (issue 9): an editor, or a test, writes the draft of one entry under a preview
+ * The draft API: an editor, or a test, writes the draft of one entry under a preview
  * hash, in the store's own layout (`{CONTENT_DIR}/_drafts/{hash}/{locale}/{pages|type}/{id}.json`),
  * and the store overlays it on published content for requests carrying that hash.
  *
@@ -36,7 +37,8 @@ interface DraftParams {
 /** A draft is one entry; the largest published entry is under 10 KB. */
 export const DRAFT_BODY_LIMIT = 256 * 1024;
 
-export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
+export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
+  app.setErrorHandler(apiErrorHandler({}, { 413: `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB` }));
   const url = '/cs/api/:service/_drafts/:hash/:locale/:type/:id';
 
   /** The draft file of a request, or a reply explaining why there is none. */
@@ -57,13 +59,6 @@ export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
     config: { anyHost: true },
     // Before the body is read: an unauthenticated request never costs a parse.
     onRequest: requireBearer(deps.token, 'A valid draft API token is required'),
-    errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      if (error.statusCode === 413)
-        return sendApiError(reply, 413, `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB`);
-      if (error.statusCode && error.statusCode < 500) return sendApiError(reply, error.statusCode, error.message);
-      reply.log.error({ err: error }, 'Draft API failed');
-      return sendApiError(reply, 500, 'Internal Server Error');
-    },
   };
 
   app.put<{ Params: DraftParams; Body: unknown }>(url, options, async (request, reply) => {
@@ -102,4 +97,4 @@ export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
     request.log.info({ draft: relative(deps.contentDir, target.file) }, 'Draft deleted');
     return reply.status(204).header('cache-control', 'no-store').send();
   });
-}
+};

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -46,7 +46,7 @@ function payloadLocation(location: string, payload: boolean): string {
   return `${path === '/' ? '' : path}${PAYLOAD_SUFFIX}${q === -1 ? '' : location.slice(q)}`;
 }
 
-export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void {
+export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDeps) => {
   // Page links and assembled pages are kept until content changes, or as long as the source's own cache
   const { changes } = routeDeps.content;
   const keep = { maxEntries: 5000, ttlMs: routeDeps.contentTtlMs };
@@ -79,7 +79,7 @@ export function pageRoutes(app: FastifyInstance, routeDeps: PageRouteDeps): void
     if (decision.kind === 'render') return renderPage(request, reply, deps, decision, { rawPath, query, payload });
     return sendNotPage(reply, deps, decision, { rawPath, payload, locale: site.defaultLocale });
   });
-}
+};
 
 /** Everything the route answers that is not a page, with one cache policy for the router's and the page's. */
 function sendNotPage(

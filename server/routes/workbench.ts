@@ -1,22 +1,23 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { type TSchema, TypeGuard } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { PageEntry } from '../../common/content.ts';
 import type { Site, SitesConfig } from '../../common/site.ts';
 import { entryProblem } from '../content/entry-checks.ts';
-import { type ContentKey, contentFile, draftRoot, isValidKey } from '../content/paths.ts';
-import { ComponentSchemas, PageSchema, TemplateSchema } from '../content/schemas.ts';
+import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
 import type { EmbeddedStore } from '../content/store.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
+import { bundle } from '../workbench/bundle.ts';
+import { COLLAB_HASH, collabFile, collabProblem } from '../workbench/collab.ts';
+import { fieldSchemaMap } from '../workbench/field-schema.ts';
 
 /**
- * The preview workbench (issue 13): a small editor application at `/__workbench` that frames a
+ * The preview workbench: a small editor application at `/__workbench` that frames a
  * storefront page in preview mode and plays the editor's side of the protocol
  * (docs/decisions/0011-workbench.md). This file serves its page and script and the JSON API it
  * needs besides the draft API:
@@ -83,112 +84,6 @@ ${fromSource ? `<script type="module" src="${WORKBENCH_SOURCE}"></script>` : `<s
 const keyOf = (type: string, id: string, locale: string): ContentKey =>
   type === 'pages' ? { kind: 'page', locale, uuid: id } : { kind: 'entry', locale, contentType: type, uid: id };
 
-export interface FieldSchema {
-  uid: string;
-  display_name: string;
-  data_type: 'text' | 'number' | 'boolean' | 'group' | 'blocks' | 'json';
-  multiple: boolean;
-  mandatory: boolean;
-  field_metadata: Record<string, unknown>;
-  /** Select fields: the union's literals. */
-  enum?: { advanced: boolean; choices: { value: unknown }[] };
-}
-
-const displayName = (uid: string) =>
-  uid
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .replace(/^./, (c) => c.toUpperCase());
-
-/** Fills `map` with one schema per field path (indexes left out, as the layer looks them up). */
-function collectFields(map: Record<string, FieldSchema>, schema: TSchema, prefix: string, required: boolean): void {
-  const uid = prefix.slice(prefix.lastIndexOf('.') + 1);
-  const field = (data_type: FieldSchema['data_type'], multiple = false, metadata = {}): FieldSchema => ({
-    uid,
-    display_name: displayName(uid),
-    data_type,
-    multiple,
-    mandatory: required,
-    field_metadata: metadata,
-  });
-  if (TypeGuard.IsUnion(schema)) {
-    const choices = schema.anyOf.filter(TypeGuard.IsLiteral).map((literal) => ({ value: literal.const }));
-    if (prefix) map[prefix] = { ...field('text'), enum: { advanced: false, choices } };
-    return;
-  }
-  if (TypeGuard.IsString(schema) || TypeGuard.IsLiteral(schema)) {
-    if (prefix) map[prefix] = field('text', false, { multiline: false });
-    return;
-  }
-  if (TypeGuard.IsNumber(schema) || TypeGuard.IsInteger(schema)) {
-    if (prefix) map[prefix] = field('number');
-    return;
-  }
-  if (TypeGuard.IsBoolean(schema)) {
-    if (prefix) map[prefix] = field('boolean');
-    return;
-  }
-  if (TypeGuard.IsArray(schema)) {
-    const items = schema.items;
-    if (prefix) map[prefix] = TypeGuard.IsObject(items) ? field('group', true) : { ...field('text'), multiple: true };
-    if (TypeGuard.IsObject(items)) collectFields(map, items, prefix, required);
-    return;
-  }
-  if (TypeGuard.IsObject(schema)) {
-    if (prefix && !map[prefix]) map[prefix] = field('group');
-    const own = new Set(schema.required ?? []);
-    for (const [name, child] of Object.entries(schema.properties)) {
-      collectFields(map, child, prefix ? `${prefix}.${name}` : name, own.has(name));
-    }
-    return;
-  }
-  if (prefix) map[prefix] = field('json');
-}
-
-/** `{fieldPath: schema}` for a content type: `pages`, a `*_template` (its zones as blocks) or a component. */
-export function fieldSchemaMap(type: string): Record<string, FieldSchema> | null {
-  const map: Record<string, FieldSchema> = {};
-  if (type === 'pages' || type === 'page') {
-    collectFields(map, PageSchema, '', true);
-    return map;
-  }
-  if (type.endsWith('_template')) {
-    collectFields(map, TemplateSchema, '', true);
-    for (const zone of ['header_components', 'body_components', 'footer_components']) {
-      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
-      for (const component of Object.values(ComponentSchemas)) collectFields(map, component, zone, false);
-      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
-    }
-    return map;
-  }
-  const schema = ComponentSchemas[type];
-  if (!schema) return null;
-  collectFields(map, schema, '', true);
-  return map;
-}
-
-// One JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json`
-
-/** Not a draft overlay: the store reads overlays at `{locale}/{folder}/{id}.json`, one level deeper. */
-export const COLLAB_HASH = '_collab';
-
-export function collabFile(contentDir: string, locale: string, uuid: string): string | null {
-  const root = draftRoot(contentDir, COLLAB_HASH);
-  if (!root || !isValidKey({ kind: 'page', locale, uuid })) return null;
-  return resolve(root, locale, `${uuid}.json`);
-}
-
-function collabProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
-  for (const key of ['threads', 'comments']) {
-    const list = (value as Record<string, unknown>)[key];
-    if (!Array.isArray(list)) return `$.${key}: Expected array`;
-    const bad = list.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
-    if (bad >= 0) return `$.${key}[${bad}]: Expected object`;
-  }
-  return null;
-}
-
 interface PageSummary {
   uuid: string;
   title: string;
@@ -210,25 +105,8 @@ async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise
   return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
 }
 
-/** The bundle: built by `vite build -c vite.workbench.config.ts`, or bundled now from source when there is no build. */
-async function bundle(deps: WorkbenchDeps): Promise<string | null> {
-  const built = resolve(deps.bundleDir ?? 'dist/workbench', 'workbench.js');
-  if (existsSync(built)) return readFile(built, 'utf8');
-  const source = resolve('workbench/main.ts');
-  if (!existsSync(source)) return null;
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    target: 'es2022',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]?.text ?? null;
-}
-
-export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void {
+export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, deps) => {
+  app.setErrorHandler(apiErrorHandler());
   const noStore = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-store')
@@ -373,4 +251,4 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
       return noStore(reply).send({ published: relative(deps.contentDir, target) });
     },
   );
-}
+};
