@@ -172,9 +172,11 @@ export function createContentstackService(options: ContentstackOptions): Content
       const entry = entryOf(body);
       if (!entry) throw new ContentError('CONTENT_UPSTREAM', 'Contentstack answer lacks an entry object', where);
       if (type.endsWith('_template')) return readTemplate(entry, where, warn);
-      const problem = ComponentSchemas[type] ? firstProblem(ComponentSchemas[type], entry) : null;
+      // Read alone, an entry does not name its content type; included in another, it does.
+      const component = { ...entry, _content_type_uid: type };
+      const problem = ComponentSchemas[type] ? firstProblem(ComponentSchemas[type], component) : null;
       if (problem) throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, where);
-      return entry;
+      return component;
     };
     const read = stackRead(entryPath(type, uid), locale, {}, draft, parse, true);
     if (draft !== undefined) return (await cache.uncached(read)) as T | null;
