@@ -59,7 +59,8 @@ const HANDOFF_MS = 10_000;
 interface PageRead {
   page: PageEntry | null;
   template: TemplateEntry | null;
-  templateUid?: string;
+  /** The template came resolved with the page (it is null when the reference dangles). */
+  included: boolean;
 }
 
 export function createContentstackService(options: ContentstackOptions): ContentstackContentService {
@@ -137,21 +138,25 @@ export function createContentstackService(options: ContentstackOptions): Content
     const parse = (body: unknown, where: string): PageRead => {
       const list = entriesOf(body);
       if (!list) throw new ContentError('CONTENT_UPSTREAM', 'Contentstack answer lacks an entries list', where);
-      if (list.entries.length === 0) return { page: null, template: null };
+      if (list.entries.length === 0) return { page: null, template: null, included: false };
       const page = readPage(list.entries[0], { uuid, locale }, where, warn);
       const included = includedTemplate(list.entries[0]);
       const ref = page.template[0];
-      if (!included || !ref) return { page, template: null };
-      return { page, template: readTemplate(included, `${where} $.template[0]`, warn), templateUid: ref.uid };
+      if (!included || !ref) return { page, template: null, included: false };
+      return { page, template: readTemplate(included, `${where} $.template[0]`, warn), included: true };
     };
     const query = { query: JSON.stringify({ uuid }), limit: 1 };
     const read = stackRead(pageQueryPath(), locale, query, draft, parse);
     const result = (await (draft === undefined ? cache.published(read) : cache.uncached(read))) as PageRead;
     const ref = result.page?.template[0];
-    if (ref && result.templateUid !== undefined) {
+    if (ref && result.included) {
       const key = templateKey(ref._content_type_uid, ref.uid, locale);
       if (draft === undefined) cache.put(key, result.template);
-      else handoff.set(`${draft} ${key}`, { template: result.template, expires: Date.now() + HANDOFF_MS });
+      else {
+        // Pruned here too: preview page reads through the content API are never followed by a getEntry.
+        pruneHandoff();
+        handoff.set(`${draft} ${key}`, { template: result.template, expires: Date.now() + HANDOFF_MS });
+      }
     }
     return result.page;
   }
@@ -187,9 +192,13 @@ export function createContentstackService(options: ContentstackOptions): Content
     })) as T | null;
   }
 
-  function takeHandoff(key: string) {
+  function pruneHandoff() {
     const now = Date.now();
     for (const [k, v] of handoff) if (v.expires < now) handoff.delete(k);
+  }
+
+  function takeHandoff(key: string) {
+    pruneHandoff();
     const handed = handoff.get(key);
     handoff.delete(key);
     return handed;
