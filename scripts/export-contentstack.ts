@@ -1,6 +1,7 @@
 /**
  * Writes the demo content store as a Contentstack stack export, the folder `csdx cm:stacks:import`
- * reads: content types, locales, an environment and every entry of every locale. With `--model`,
+ * reads: content types, locales, an environment and every entry of every locale, each marked for
+ * publishing to that environment. With `--model`,
  * rewrites the content types kept in the repository (contentstack/content_types/) instead.
  *
  *   npx tsx scripts/export-contentstack.ts [--content content] [--out contentstack/import]
@@ -77,7 +78,10 @@ export function writeExport(out: string, content: LocaleContent[], environment =
     for (const [type, entries] of stackEntries(locale)) {
       const folder = join(out, 'entries', type, code(locale.locale));
       write(join(folder, 'index.json'), { '1': 'entries.json' });
-      write(join(folder, 'entries.json'), Object.fromEntries(entries));
+      // The import tool publishes every entry to the environments its publish details name.
+      const publish_details = [{ environment, locale: code(locale.locale) }];
+      const published = [...entries].map(([uid, entry]) => [uid, { ...entry, publish_details }]);
+      write(join(folder, 'entries.json'), Object.fromEntries(published));
     }
   }
 }
