@@ -115,6 +115,8 @@ t.test('a publish webhook refreshes the page within a second', async (t) => {
 });
 
 t.test('unpublish and delete webhooks clear too: an unpublished page is gone', async (t) => {
+  const page = stack.entry('page', 'en-gb', 'page-4711') ?? {};
+  t.teardown(() => stack.publish('page', 'en-gb', page));
   stack.unpublish('page', 'en-gb', 'page-4711');
   t.equal((await webhook(publishEvent('unpublish'))).statusCode, 200);
   t.equal((await get(app, HOSTS.uk, DISHWASHER)).statusCode, 404);
@@ -140,4 +142,39 @@ t.test('anything else is refused and changes nothing', async (t) => {
     t.notMatch(res.body, /at .*\.ts:\d+/, `${name}: no stack trace`);
   }
   t.same(changes, [], 'no change was announced');
+});
+
+t.test('a preview request shows the draft behind its hash everywhere on the page, and is never cached', async (t) => {
+  const preview = createContentstackService({
+    apiKey: CREDENTIALS.apiKey,
+    deliveryToken: CREDENTIALS.deliveryToken,
+    environment: CREDENTIALS.environment,
+    previewToken: CREDENTIALS.previewToken,
+    host: stack.delivery,
+    previewHost: stack.preview,
+    cacheTtlMs: 60_000,
+    staleMs: 60_000,
+    maxEntries: 20_000,
+  });
+  t.teardown(() => preview.close());
+  const site = await demoServer({ content: preview });
+  t.teardown(() => site.close());
+  const features = stack.entry('product_feature_list', 'en-gb', 'features-dishwasher') ?? {};
+  const withFootnote = (text: string) => ({
+    ...features,
+    pricingFootnotesContainer: { pricingFootnotes: [{ code: 'RRP', formattedFootnote: text }] },
+  });
+  stack.draft('draft1', 'page', 'en-gb', { ...stack.entry('page', 'en-gb', 'page-4711'), title: 'Dishwasher draft' });
+  stack.draft('draft1', 'product_feature_list', 'en-gb', withFootnote('Draft price note'));
+  const url = `/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=draft1&content_type_uid=page&entry_uid=page-4711`;
+  const first = await get(site, HOSTS.uk, url);
+  t.equal(first.statusCode, 200);
+  t.match(first.body, '<title>Dishwasher draft | Halden</title>', 'the draft title');
+  t.match(first.body, 'Draft price note', 'the footnote from the draft component');
+  t.match(first.headers['cache-control'], /no-store/);
+
+  stack.draft('draft1', 'product_feature_list', 'en-gb', withFootnote('Later price note'));
+  t.match((await get(site, HOSTS.uk, url)).body, 'Later price note', 'the same hash shows the newer draft');
+  const published = await get(site, HOSTS.uk, '/cs/kitchen/aquasense-60-dishwasher-4711');
+  t.notMatch(published.body, /Draft price note|Later price note|Dishwasher draft/, 'visitors never see drafts');
 });
