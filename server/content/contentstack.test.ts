@@ -244,3 +244,20 @@ t.test('without a preview token, previews show published content and the log say
     'nothing went to the Preview API',
   );
 });
+
+t.test('after a 429 with Retry-After the stack is left alone until then; the last good value serves', async (t) => {
+  const s = await stack(t);
+  const cs = source(t, s, { cacheTtlMs: 20, staleMs: 0 });
+  await cs.getPage('4711', 'en-GB');
+  const limited = { status: 429, headers: { 'retry-after': '30' }, body: { error_message: 'Rate limit exceeded' } };
+  s.failNext(limited, limited);
+  await t.rejects(cs.getPage('125', 'en-GB'), { code: 'CONTENT_UPSTREAM', message: /429/ });
+  const asked = s.requests.length;
+  await t.rejects(cs.getPage('200', 'en-GB'), {
+    code: 'CONTENT_UPSTREAM',
+    message: /asked to wait until .*Retry-After/,
+  });
+  await sleep(40);
+  t.match(await cs.getPage('4711', 'en-GB'), { title: 'Dishwasher' }, 'the expired page is served from the cache');
+  t.equal(s.requests.length, asked, 'no request while the stack asked to wait');
+});

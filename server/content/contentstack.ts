@@ -53,6 +53,8 @@ export interface ContentstackContentService extends ContentService {
 }
 
 const EMPTY_APP_CONFIG: ApplicationConfiguration = { globals: { dhfIsEnabled: false }, navigation: {} };
+/** The longest a Retry-After is obeyed: a wrong header must not keep the stack away for long. */
+const MAX_COOL_DOWN_MS = 60_000;
 /** How long a draft template brought along by a preview page read waits for its getEntry. */
 const HANDOFF_MS = 10_000;
 
@@ -89,6 +91,11 @@ export function createContentstackService(options: ContentstackOptions): Content
    */
   const handoff = new Map<string, { template: TemplateEntry | null; expires: number }>();
   let warnedNoPreviewToken = false;
+  /**
+   * After a 429 with Retry-After, that API is not called again until then: reads fail at once (the
+   * cache serves the last good value) instead of adding to the load the stack is refusing.
+   */
+  const coolUntil = new Map<HttpClient, number>();
 
   /** The valid hash of a draft read, or undefined for a published one. */
   function draftHash(hash: string | undefined): string | undefined {
@@ -117,11 +124,18 @@ export function createContentstackService(options: ContentstackOptions): Content
       key: hash !== undefined ? `${hash} ${where}` : where,
       where,
       load: async () => {
+        const until = coolUntil.get(client) ?? 0;
+        if (until > Date.now()) {
+          const at = new Date(until).toISOString();
+          throw new ContentError('CONTENT_UPSTREAM', `Contentstack asked to wait until ${at} (Retry-After)`, where);
+        }
         let body: unknown;
         try {
           body = await client.request<unknown>('GET', path, { query, headers });
         } catch (err) {
           if (missingIsNull && err instanceof HttpError && isMissingEntry(err.status, err.data)) return { value: null };
+          if (err instanceof HttpError && err.status === 429 && err.retryAfterMs)
+            coolUntil.set(client, Date.now() + Math.min(err.retryAfterMs, MAX_COOL_DOWN_MS));
           const reason = err instanceof Error ? err.message : String(err);
           throw new ContentError('CONTENT_UPSTREAM', `Contentstack read failed: ${reason}`, where, { cause: err });
         }
