@@ -357,23 +357,23 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
   });
 
-  healthRoutes(app);
-  contentApiRoutes(app, { content, revalidateToken: options.revalidateToken });
-  webhookRoutes(app, { content, secret: options.webhookSecret });
-  buildRoutes(app, { assets });
+  await app.register(healthRoutes);
+  await app.register(contentApiRoutes, { content, revalidateToken: options.revalidateToken });
+  await app.register(webhookRoutes, { content, secret: options.webhookSecret });
+  await app.register(buildRoutes, { assets });
   // Drafts are files of the embedded store
-  if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
+  if (store) await app.register(draftRoutes, { contentDir: options.contentDir, token: preview.draftToken });
   if (workbench && store)
-    workbenchRoutes(app, {
+    await app.register(workbenchRoutes, {
       sites,
       contentDir: options.contentDir,
       store,
       token: preview.draftToken,
       fromSource: Boolean(options.devMiddleware),
     });
-  if (existsSync(`${publicDir}/icons`)) iconRoutes(app, { dir: `${publicDir}/icons` });
-  seoRoutes(app, { sites, content, ttlMs: contentTtlMs });
-  pageRoutes(app, deps);
+  if (existsSync(`${publicDir}/icons`)) await app.register(iconRoutes, { dir: `${publicDir}/icons` });
+  await app.register(seoRoutes, { sites, content, ttlMs: contentTtlMs });
+  await app.register(pageRoutes, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
     await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, ...data });

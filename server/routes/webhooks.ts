@@ -1,64 +1,69 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { ChangedEntry } from '../content/changes.ts';
 import { siteLocale } from '../content/contentstack-api.ts';
 import type { ContentService } from '../content/service.ts';
-import { tokenMatches } from './content-api.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
+import { requireBearer } from '../http/api-reply.ts';
 
 /**
  * Contentstack's webhooks: an entry published, unpublished or deleted in the stack clears what was
  * built from it, through the content source's change hub. The stack sends the secret as a custom
- * `Authorization: Bearer …` header; without the right one nothing changes.
+ * `Authorization: Bearer …` header; without the right one nothing is read and nothing changes.
  */
 
 export interface WebhookDeps {
   content: ContentService;
-  /** Unset: the route answers 401 to everything. */
+  /** Unset: every call is refused. */
   secret: string | undefined;
 }
 
-/** The entry events that change what visitors see; create and update touch drafts only. */
-const ENTRY_EVENTS = new Set(['publish', 'unpublish', 'delete']);
-const UID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const CONTENT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
+/**
+ * The part of the stack's webhook body that is read. Only the entry events that change what
+ * visitors see: create and update touch drafts, other modules (assets, content types) no entry.
+ */
+const WebhookBody = Type.Object({
+  event: Type.Union([Type.Literal('publish'), Type.Literal('unpublish'), Type.Literal('delete')]),
+  module: Type.Literal('entry'),
+  data: Type.Object({
+    entry: Type.Object({
+      uid: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$' }),
+      locale: Type.Optional(Type.String()),
+    }),
+    content_type: Type.Object({ uid: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) }),
+    locale: Type.Optional(Type.String()),
+  }),
+});
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const FIELD_MESSAGES = {
+  event: 'event must be publish, unpublish or delete',
+  module: 'only entry events are handled',
+  data: 'data must name the entry (data.entry.uid) and its content type (data.content_type.uid)',
+};
 
-/** The entry a webhook body names, or a reason it names none (for the 400 answer). */
-export function changedEntry(body: unknown): ChangedEntry | string {
-  if (!isObject(body)) return 'the body must be a JSON object';
-  if (body.module !== 'entry') return 'only entry events are handled';
-  if (typeof body.event !== 'string' || !ENTRY_EVENTS.has(body.event))
-    return 'event must be publish, unpublish or delete';
-  const data = isObject(body.data) ? body.data : {};
-  const entry = isObject(data.entry) ? data.entry : {};
-  const contentType = isObject(data.content_type) ? data.content_type : {};
-  if (typeof entry.uid !== 'string' || !UID.test(entry.uid)) return 'data.entry.uid is missing or malformed';
-  if (typeof contentType.uid !== 'string' || !CONTENT_TYPE.test(contentType.uid))
-    return 'data.content_type.uid is missing or malformed';
-  const code = typeof entry.locale === 'string' ? entry.locale : typeof data.locale === 'string' ? data.locale : '';
-  const locale = siteLocale(code);
+/** The entry a webhook names, its stack locale (`de-ch`) in the site's spelling (`de-CH`). */
+export function changedEntry(body: Static<typeof WebhookBody>): ChangedEntry {
+  const { entry, content_type: contentType, locale: eventLocale } = body.data;
+  const locale = siteLocale(entry.locale ?? eventLocale ?? '');
   return { type: contentType.uid, uid: entry.uid, ...(locale ? { locale } : {}) };
 }
 
-const answer = (reply: FastifyReply, status: number, body: object) =>
-  reply.status(status).header('cache-control', 'no-store').send(body);
-
-export function webhookRoutes(app: FastifyInstance, deps: WebhookDeps): void {
-  // Any Host: the stack calls whichever address it was given, not necessarily a storefront's.
+export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookDeps> = async (app, deps) => {
+  app.setErrorHandler(apiErrorHandler(FIELD_MESSAGES));
   app.post(
     '/cs/api/_webhook/contentstack',
-    { bodyLimit: 1024 * 1024, config: { anyHost: true } },
+    {
+      // Any Host: the stack calls whichever address it was given, not necessarily a storefront's.
+      config: { anyHost: true },
+      bodyLimit: 1024 * 1024,
+      onRequest: requireBearer(deps.secret, 'A valid webhook secret is required'),
+      schema: { body: WebhookBody },
+    },
     async (request, reply) => {
-      if (!tokenMatches(deps.secret, request.headers.authorization)) {
-        return answer(reply, 401, { error: 'A valid webhook secret is required' });
-      }
       const entry = changedEntry(request.body);
-      if (typeof entry === 'string') return answer(reply, 400, { error: entry });
       deps.content.changes.announce({ origin: 'webhook', entries: [entry] });
       request.log.info({ entry }, 'Content changed in Contentstack; caches cleared');
-      return answer(reply, 200, { invalidated: [entry] });
+      return reply.header('cache-control', 'no-store').send({ invalidated: [entry] });
     },
   );
-}
+};
