@@ -24,6 +24,10 @@ t.test('each region picks its documented Delivery and Preview hosts; explicit ho
     delivery: 'http://127.0.0.1:9001',
     preview: 'http://127.0.0.1:9002',
   });
+  t.same(contentstackHosts({ host: 'https://proxy.example/cs/v3/', previewHost: 'https://preview.example/' }), {
+    delivery: 'https://proxy.example/cs',
+    preview: 'https://preview.example',
+  });
   t.same(
     contentstackHosts({ region: 'eu', host: 'http://127.0.0.1:9001' }).preview,
     'https://eu-rest-preview.contentstack.com',

@@ -31,7 +31,9 @@ export function contentstackHosts(options: { region?: ContentstackRegion; host?:
   preview: string;
 } {
   const region = HOSTS[options.region ?? 'us'];
-  return { delivery: options.host ?? region.delivery, preview: options.previewHost ?? region.preview };
+  // The SDKs' examples write hosts with the API version (`…/v3`); the paths here carry it already.
+  const base = (url: string) => url.replace(/\/+$/, '').replace(/\/v3$/, '');
+  return { delivery: base(options.host ?? region.delivery), preview: base(options.previewHost ?? region.preview) };
 }
 
 /** Stack locale codes are the site's in lower case: `de-CH` → `de-ch`. */
