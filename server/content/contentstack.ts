@@ -61,7 +61,7 @@ const HANDOFF_MS = 10_000;
 interface PageRead {
   page: PageEntry | null;
   template: TemplateEntry | null;
-  /** The template came resolved with the page (it is null when the reference dangles). */
+  /** Whether the template came resolved with the page; when not, getEntry reads it by itself. */
   included: boolean;
 }
 
