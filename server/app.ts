@@ -34,6 +34,7 @@ import { healthRoutes } from './routes/health.ts';
 import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { createHostResolver, hostnameOf } from './sites/resolve.ts';
@@ -69,6 +70,7 @@ export interface ServerOptions {
   dev?: boolean;
   logger?: FastifyServerOptions['logger'];
   revalidateToken?: string;
+  webhookSecret?: string; // Contentstack webhooks' bearer secret (routes/webhooks.ts); unset, every call is refused
   /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Socket idle and whole-request limits; tests shorten them. */
@@ -357,6 +359,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.register(healthRoutes);
   await app.register(contentApiRoutes, { content, revalidateToken: options.revalidateToken });
+  await app.register(webhookRoutes, { content, secret: options.webhookSecret });
   await app.register(buildRoutes, { assets });
   // Drafts are files of the embedded store
   if (store) await app.register(draftRoutes, { contentDir: options.contentDir, token: preview.draftToken });
