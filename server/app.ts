@@ -70,7 +70,8 @@ export interface ServerOptions {
   dev?: boolean;
   logger?: FastifyServerOptions['logger'];
   revalidateToken?: string;
-  webhookSecret?: string; // Contentstack webhooks' bearer secret (routes/webhooks.ts); unset, every call is refused
+  /** Contentstack webhooks' bearer secret; unset, every webhook call is refused. */
+  webhookSecret?: string;
   /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Socket idle and whole-request limits; tests shorten them. */
