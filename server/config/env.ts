@@ -40,6 +40,8 @@ const EnvSchema = Type.Object({
   SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
   // OpenTelemetry: spans are exported over OTLP/HTTP only when this is set.
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Server processes sharing the port: a number, or `auto` for one per core; unset, one process.
+  WORKERS: Type.Optional(Type.String({ pattern: '^(auto|[1-9][0-9]{0,2})$' })),
   // A Contentstack stack as the content source, chosen when the API key is set.
   CONTENTSTACK_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   CONTENTSTACK_DELIVERY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
