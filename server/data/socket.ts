@@ -1,6 +1,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, specifiedRules, type ValidationRule, validate } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  OperationTypeNode,
+  parse,
+  specifiedRules,
+  type ValidationRule,
+  validate,
+} from 'graphql';
 // Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
 import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -94,6 +102,8 @@ export function attachGraphQLSocket(
   const open = connections.get(server) ?? new Set();
   connections.set(server, open);
   const idle = idleWatch(limits.idleMs);
+  /** Ids of each connection's queries and mutations still in flight. */
+  const inFlight = new WeakMap<Connection, Set<string>>();
   const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
     {
       schema,
@@ -119,8 +129,10 @@ export function attachGraphQLSocket(
         open.delete(ctx);
         idle.forget(ctx);
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (ctx, id, payload) => {
         idle.used(ctx);
+        // A client that keeps sending but does not read would have its refusals queue up too.
+        if (ctx.extra.socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(ctx.extra.socket);
         // Before graphql-ws parses it: the parser would overflow the stack on a deeply nested literal.
         const tooNested = queryNestingError(payload.query);
         if (tooNested) return [tooNested];
@@ -129,14 +141,26 @@ export function attachGraphQLSocket(
         if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
         }
-        // graphql-ws holds null for an operation until it is a running subscription, and until a
-        // query's answer is written: a client that does not read keeps its queries in flight.
-        if (operations.filter((operation) => operation === null).length > limits.inFlight) {
-          return [
-            new GraphQLError(`At most ${limits.inFlight} operations in flight per connection: read the answers first`, {
-              extensions: { code: 'TOO_MANY_IN_FLIGHT' },
-            }),
-          ];
+        // Queries and mutations answered but not yet written count as in flight: a client that does
+        // not read keeps them so. Subscriptions do not: they are capped above, and a page resubscribes
+        // all of its own at once when it reconnects.
+        const kind = operationKind(payload.query, payload.operationName);
+        if (kind instanceof GraphQLError) return [kind];
+        const queries = inFlight.get(ctx) ?? new Set<string>();
+        inFlight.set(ctx, queries);
+        for (const held of queries) if (!(held in ctx.subscriptions)) queries.delete(held);
+        if (kind !== 'subscription') {
+          if (queries.size >= limits.inFlight) {
+            return [
+              new GraphQLError(
+                `At most ${limits.inFlight} operations in flight per connection: read the answers first`,
+                {
+                  extensions: { code: 'TOO_MANY_IN_FLIGHT' },
+                },
+              ),
+            ];
+          }
+          queries.add(id);
         }
       },
       onNext: (ctx, _id, _payload, _args, result) => {
@@ -228,6 +252,15 @@ function closeSlowReader(socket: WebSocket) {
   if (socket.readyState !== socket.OPEN) return;
   socket.close(SOCKET_CLOSE.slowReader.code, SOCKET_CLOSE.slowReader.reason);
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/** Whether `query` is a query, mutation or subscription; a syntax error as a GraphQL error. */
+function operationKind(query: string, operationName: string | null | undefined): OperationTypeNode | GraphQLError {
+  try {
+    return getOperationAST(parse(query), operationName)?.operation ?? OperationTypeNode.QUERY;
+  } catch (error) {
+    return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
+  }
 }
 
 /** `Authorization` in connection params, whatever its case (spec section 7: the same header as HTTP). */
