@@ -6,11 +6,11 @@ import { bearerToken, createTokens, type Viewer } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { startDemoChanges } from './demo-changer.ts';
 import { summarisingErrorFormatter } from './error-log.ts';
-import { createGetAllowList, GET_QUERIES } from './get-queries.ts';
+import { guardGraphQLHttp } from './http-guards.ts';
 import { queryNestingError } from './query-nesting.ts';
-import { responseTooLargeError } from './response-size.ts';
+import { MAX_RESPONSE_BYTES } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
-import { attachGraphQLSocket, SOCKET_LIMITS, type SocketLimits } from './socket.ts';
+import { attachGraphQLSocket, type SocketLimits } from './socket.ts';
 import type { UpgradePolicy } from './upgrade-policy.ts';
 
 /**
@@ -31,6 +31,8 @@ export interface DataPluginOptions {
   demoChangeMs?: number;
   /** Caps on sockets and what each may hold (tests use small ones); SOCKET_LIMITS otherwise. */
   socketLimits?: Partial<SocketLimits>;
+  /** The largest serialised result one operation may send, over HTTP or the socket; MAX_RESPONSE_BYTES otherwise. */
+  maxResponseBytes?: number;
   /** Which hosts and origins may open a socket (the app passes its storefronts and editor origins). */
   upgrade?: Omit<UpgradePolicy, 'underPressure'>;
   /** Answer schema introspection (`__schema`, `__type`): a development convenience, off in production. */
@@ -86,11 +88,11 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     request.viewer = viewer;
   });
 
-  // preClose: open sockets would keep the HTTP server from closing.
   const rules: ValidationRule[] = options.introspection ? [] : [NoSchemaIntrospectionCustomRule];
   // Upgrades skip Fastify's hooks, @fastify/under-pressure's shedding among them: asked directly.
   const pressured = app as unknown as { isUnderPressure?: () => boolean };
   const underPressure = app.hasDecorator('isUnderPressure') ? () => pressured.isUnderPressure?.() ?? false : undefined;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const closeSockets = attachGraphQLSocket(app.server, {
     path: GRAPHQL_PATH,
     catalog,
@@ -98,37 +100,12 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     rules,
     limits: options.socketLimits,
     policy: { ...options.upgrade, underPressure },
+    maxResponseBytes,
   });
+  // preClose: open sockets would keep the HTTP server from closing.
   app.addHook('preClose', closeSockets);
 
-  // A GET can be sent by any page a visitor opens: only the islands' own queries are answered.
-  const allowedOverGet = createGetAllowList(GET_QUERIES);
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || allowedOverGet((request.query as { query?: unknown } | null)?.query)) return;
-    return reply
-      .code(405)
-      .header('allow', 'POST')
-      .header('cache-control', 'no-store')
-      .send({
-        data: null,
-        errors: [
-          {
-            message: "Only the site's own queries are answered over GET; send other queries by POST",
-            extensions: { code: 'GET_QUERY_NOT_ALLOWED' },
-          },
-        ],
-      });
-  });
-
-  // The response ceiling: a result past it is replaced by an error saying so.
-  const maxResponseBytes = options.socketLimits?.responseBytes ?? SOCKET_LIMITS.responseBytes;
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (typeof payload !== 'string') return payload;
-    const bytes = Buffer.byteLength(payload);
-    if (bytes <= maxResponseBytes) return payload;
-    reply.header('cache-control', 'no-store');
-    return JSON.stringify({ data: null, errors: [responseTooLargeError(bytes, maxResponseBytes).toJSON()] });
-  });
+  guardGraphQLHttp(app, { maxResponseBytes });
 
   await app.register(mercurius, {
     schema,

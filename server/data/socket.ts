@@ -50,8 +50,6 @@ export interface SocketLimits {
   inFlight: number;
   /** Bytes queued for a client that does not read before its socket is closed. */
   bufferedBytes: number;
-  /** The largest serialised result one operation may send. */
-  responseBytes: number;
 }
 
 export const SOCKET_LIMITS: SocketLimits = {
@@ -60,7 +58,6 @@ export const SOCKET_LIMITS: SocketLimits = {
   idleMs: 30_000,
   inFlight: 10,
   bufferedBytes: 1024 * 1024,
-  responseBytes: 1024 * 1024,
 };
 
 /**
@@ -94,6 +91,8 @@ export function attachGraphQLSocket(
     rules: readonly ValidationRule[];
     limits?: Partial<SocketLimits>;
     policy?: UpgradePolicy;
+    /** The largest serialised result one operation may send. */
+    maxResponseBytes: number;
   },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
@@ -167,8 +166,8 @@ export function attachGraphQLSocket(
         const socket = ctx.extra.socket;
         if (socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(socket);
         const bytes = Buffer.byteLength(JSON.stringify(result));
-        if (bytes > limits.responseBytes) {
-          return { errors: [responseTooLargeError(bytes, limits.responseBytes).toJSON()] };
+        if (bytes > options.maxResponseBytes) {
+          return { errors: [responseTooLargeError(bytes, options.maxResponseBytes).toJSON()] };
         }
       },
       context: (ctx): DataContext => ({ catalog, viewer: ctx.extra.viewer ?? null }),
