@@ -179,3 +179,33 @@ t.test('a client that stops reading is closed with 1008 once its unread messages
   (socket as unknown as { _socket: Socket })._socket.resume();
   t.same(await closed, SOCKET_CLOSE.slowReader);
 });
+
+t.test('the server holds a bounded number of subscriptions over all sockets together', async (t) => {
+  const server = await startDataServer(t, { socketLimits: { subscriptions: 3 } });
+  const subscribe = (socket: WebSocket, id: string) =>
+    socket.send(
+      JSON.stringify({
+        id,
+        type: 'subscribe',
+        payload: { query: 'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id } }' },
+      }),
+    );
+  const first = await connected(t, server);
+  subscribe(first.socket, '1');
+  subscribe(first.socket, '2');
+  await until(() => server.catalog.watchers() === 2, 'two subscriptions');
+  const second = await connected(t, server);
+  subscribe(second.socket, '1');
+  await until(() => server.catalog.watchers() === 3, 'the third');
+  subscribe(second.socket, '2');
+  await until(() => second.messages.some((m) => m.type === 'error'), 'the refusal');
+  t.match(second.messages.find((m) => m.type === 'error').payload[0], {
+    message: /as many subscriptions as it can/,
+    extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+  });
+  first.socket.send(JSON.stringify({ id: '1', type: 'complete' }));
+  await until(() => server.catalog.watchers() === 2, 'one ended');
+  subscribe(second.socket, '3');
+  await until(() => server.catalog.watchers() === 3, 'room again for one');
+  t.pass('a freed place is taken again');
+});

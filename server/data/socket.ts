@@ -50,6 +50,11 @@ export interface SocketLimits {
   inFlight: number;
   /** Bytes queued for a client that does not read before its socket is closed. */
   bufferedBytes: number;
+  /**
+   * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
+   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
+   */
+  subscriptions: number;
 }
 
 export const SOCKET_LIMITS: SocketLimits = {
@@ -58,6 +63,7 @@ export const SOCKET_LIMITS: SocketLimits = {
   idleMs: 30_000,
   inFlight: 10,
   bufferedBytes: 1024 * 1024,
+  subscriptions: 20_000,
 };
 
 /**
@@ -160,6 +166,12 @@ export function attachGraphQLSocket(
             ];
           }
           queries.add(id);
+        } else if (catalog.watchers() >= limits.subscriptions) {
+          return [
+            new GraphQLError('The server holds as many subscriptions as it can; try again later', {
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            }),
+          ];
         }
       },
       onNext: (ctx, _id, _payload, _args, result) => {
