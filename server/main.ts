@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildServer } from './app.ts';
 import { readEnv } from './config/env.ts';
 import { loadSitesConfig } from './config/sites.ts';
-import { createUpstreamContentService } from './content/upstream.ts';
+import { contentSource } from './content/source.ts';
 import { ConfigError } from './errors.ts';
 import { Metrics } from './observability/metrics.ts';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
@@ -34,16 +34,7 @@ async function main(): Promise<void> {
   const dev = env.NODE_ENV === 'development';
   // The client is made before the app it serves; its warnings go to the app's log once there is one.
   const log: { warn?: (details: object, message: string) => void } = {};
-  const content = env.CONTENT_SERVICE_URL
-    ? createUpstreamContentService({
-        logger: { warn: (details, message) => log.warn?.(details, message) },
-        contentServiceUrl: env.CONTENT_SERVICE_URL,
-        appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
-        cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000,
-        staleMs: 10 * 60_000,
-        maxEntries: 20_000,
-      })
-    : undefined;
+  const content = contentSource(env, { warn: (details, message) => log.warn?.(details, message) });
   // `npm run dev`: Vite serves the islands with hot reload instead of the build.
   const vite = process.argv.includes('--dev')
     ? (await import('./dev.ts')).createDevAssets(
@@ -65,6 +56,7 @@ async function main(): Promise<void> {
     forceHost: env.FORCE_HOST || undefined,
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
+    webhookSecret: env.CONTENTSTACK_WEBHOOK_SECRET,
     trustProxy: env.TRUST_PROXY,
     data: {
       url: env.GRAPHQL_URL,

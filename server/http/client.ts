@@ -21,10 +21,20 @@ export class HttpError extends Error {
   readonly statusText: string | undefined;
   /** HTTP_STATUS only: the error body, parsed when it is JSON (a GraphQL error list, say), else its text. */
   readonly data: unknown;
+  /** HTTP_STATUS only: how long the server asked callers to wait (its Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     code: HttpErrorCode,
     message: string,
-    details: { method: HttpMethod; url: string; status?: number; statusText?: string; data?: unknown; cause?: unknown },
+    details: {
+      method: HttpMethod;
+      url: string;
+      status?: number;
+      statusText?: string;
+      data?: unknown;
+      retryAfterMs?: number;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: details.cause });
     this.name = 'HttpError';
@@ -34,6 +44,7 @@ export class HttpError extends Error {
     this.status = details.status;
     this.statusText = details.statusText;
     this.data = details.data;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
@@ -114,6 +125,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let status: number;
     let statusText: string;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const response = await dispatcher.request({
         origin: parsed.origin,
@@ -127,6 +139,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
       status = response.statusCode;
       statusText = response.statusText || STATUS_CODES[status] || '';
+      retryAfter = response.headers['retry-after'];
       // Read the body even for error statuses: it frees the socket for keep-alive and may explain the error.
       text = await response.body.text();
     } catch (err) {
@@ -138,6 +151,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         status,
         statusText,
         data: parseOrText(text),
+        retryAfterMs: retryAfterMs(retryAfter, Date.now()),
       });
     }
     if (text === '') return undefined as T;
@@ -193,6 +207,15 @@ function transportError(err: unknown, details: { method: HttpMethod; url: string
     ...details,
     cause: err,
   });
+}
+
+/** Retry-After in ms: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+function retryAfterMs(value: string | string[] | undefined, now: number): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function parseOrText(text: string): unknown {
