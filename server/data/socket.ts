@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  type DocumentNode,
   GraphQLError,
   getOperationAST,
   OperationTypeNode,
@@ -113,10 +114,6 @@ export function attachGraphQLSocket(
     {
       schema,
       // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-      validate: (schema, document) => {
-        const refused = validate(schema, document, [operationLimits]);
-        return refused.length > 0 ? refused : validate(schema, document, [...specifiedRules, ...options.rules]);
-      },
       onConnect: (ctx) => {
         const token = bearerToken(authorizationOf(ctx.connectionParams));
         if (token === undefined) {
@@ -146,15 +143,18 @@ export function attachGraphQLSocket(
         if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
         }
+        // Parsed here, not by graphql-ws, as the kind of operation decides the caps below; the
+        // arguments returned make graphql-ws skip its own parse and validation.
+        const document = parseOperation(payload.query);
+        if (document instanceof GraphQLError) return [document];
+        const kind = getOperationAST(document, payload.operationName)?.operation;
         // Queries and mutations answered but not yet written count as in flight: a client that does
         // not read keeps them so. Subscriptions do not: they are capped above, and a page resubscribes
         // all of its own at once when it reconnects.
-        const kind = operationKind(payload.query, payload.operationName);
-        if (kind instanceof GraphQLError) return [kind];
         const queries = inFlight.get(ctx) ?? new Set<string>();
         inFlight.set(ctx, queries);
         for (const held of queries) if (!(held in ctx.subscriptions)) queries.delete(held);
-        if (kind !== 'subscription') {
+        if (kind !== OperationTypeNode.SUBSCRIPTION) {
           if (queries.size >= limits.inFlight) {
             return [
               new GraphQLError(
@@ -173,6 +173,12 @@ export function attachGraphQLSocket(
             }),
           ];
         }
+        // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+        const limited = validate(schema, document, [operationLimits]);
+        if (limited.length > 0) return limited;
+        const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
+        if (invalid.length > 0) return invalid;
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       onNext: (ctx, _id, _payload, _args, result) => {
         const socket = ctx.extra.socket;
@@ -265,10 +271,10 @@ function closeSlowReader(socket: WebSocket) {
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
-/** Whether `query` is a query, mutation or subscription; a syntax error as a GraphQL error. */
-function operationKind(query: string, operationName: string | null | undefined): OperationTypeNode | GraphQLError {
+/** The operation's document, or its syntax error as a GraphQL error. */
+function parseOperation(query: string): DocumentNode | GraphQLError {
   try {
-    return getOperationAST(parse(query), operationName)?.operation ?? OperationTypeNode.QUERY;
+    return parse(query);
   } catch (error) {
     return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
   }
