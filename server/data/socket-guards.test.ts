@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
+import { demoServer } from '../../test/helpers.ts';
 import { loadSitesConfig } from '../config/sites.ts';
 import { createHostResolver } from '../sites/resolve.ts';
 import { SOCKET_CLOSE } from './socket.ts';
@@ -208,4 +209,28 @@ t.test('the server holds a bounded number of subscriptions over all sockets toge
   subscribe(second.socket, '3');
   await until(() => server.catalog.watchers() === 3, 'room again for one');
   t.pass('a freed place is taken again');
+});
+
+t.test("the site's socket takes its storefronts' hosts and pages and the editor, nothing else", async (t) => {
+  const app = await demoServer({ data: { demoChangeMs: 0, tokenSecret: 'x'.repeat(32) } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const url = `ws://127.0.0.1:${port}/graphql`;
+  const host = `www.halden.co.uk:${port}`;
+  t.equal((await upgradeStatus(t, url, { host, origin: `http://${host}` })).status, 101, 'its own page');
+  t.equal((await upgradeStatus(t, url, { host, origin: EDITOR })).status, 101, 'the editor');
+  t.equal((await upgradeStatus(t, url, { host, origin: 'https://evil.example' })).status, 403, 'a foreign page');
+  t.equal((await upgradeStatus(t, url, { host: 'evil.example' })).status, 403, 'a foreign Host');
+});
+
+t.test('an operation that does not parse is an error for it alone; the socket stays open', async (t) => {
+  const server = await startDataServer(t);
+  const { socket, messages } = await connected(t, server);
+  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ product(' } }));
+  await until(() => messages.some((m) => m.type === 'error'), 'the error');
+  t.match(messages.find((m) => m.type === 'error').payload[0], { message: /Syntax Error/ });
+  socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
+  await until(() => messages.some((m) => m.type === 'next'), 'the next answer');
+  t.equal(socket.readyState, WebSocket.OPEN);
 });
