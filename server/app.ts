@@ -377,7 +377,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(pageRoutes, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
-    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, ...data });
+    // Sockets open only for the storefronts' hosts, from their pages or the editor's.
+    const upgrade = { resolveHost: hosts.resolve, editorOrigins: preview.editorOrigins };
+    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, upgrade, ...data });
   }
 
   app.setNotFoundHandler((request, reply) =>
