@@ -26,6 +26,7 @@ import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
+import { startSharedTier } from './shared/index.ts';
 import { HtmlCache } from './render/html-cache.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
@@ -96,6 +97,8 @@ export interface ServerOptions {
   metrics?: Metrics;
   /** OpenTelemetry spans (main.ts starts them when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   tracing?: Tracing;
+  /** REDIS_URL: rendered pages, content changes and price changes shared with every other instance. */
+  redisUrl?: string;
 }
 
 export interface PressureOptions {
@@ -200,13 +203,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   const clientDir = resolve(options.clientDir ?? 'dist/client');
   const assets = options.assets ?? loadAssetManifest(clientDir);
+  const pageTtlMs = options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000);
+  const shared = options.redisUrl
+    ? startSharedTier({ url: options.redisUrl, log: app.log, changes: content.changes, pageTtlMs })
+    : undefined;
   const htmlCache =
     options.htmlCache === false
       ? undefined
       : new HtmlCache({
           maxEntries: 2000,
-          ttlMs: options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000),
+          ttlMs: pageTtlMs,
           onLookup: metrics && ((result) => metrics.cacheLookup(result)),
+          ...(shared ? { tier: shared.pages } : {}),
         });
   if (htmlCache) content.changes.subscribe(() => htmlCache.clear());
   let preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
@@ -241,6 +249,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const readiness = new Readiness({
     buildPresent: () => options.assets !== undefined || existsSync(join(clientDir, '.vite', 'manifest.json')),
     loadContent: async () => home && content.getPage(HOME_PAGE_ID, home.defaultLocale),
+    ...(shared ? { shared: shared.state } : {}),
   });
   observability(app, { readiness, metrics, tracing });
   if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
@@ -379,7 +388,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const { url: _elsewhere, ...data } = options.data ?? {};
     // Sockets open only for the storefronts' hosts, from their pages or the editor's.
     const upgrade = { resolveHost: hosts.resolve, editorOrigins: preview.editorOrigins };
-    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, upgrade, ...data });
+    await app.register(dataPlugin, {
+      contentDir: options.contentDir,
+      introspection: dev,
+      upgrade,
+      ...(shared ? { shareCatalog: shared.shareCatalog } : {}),
+      ...data,
+    });
   }
 
   app.setNotFoundHandler((request, reply) =>
@@ -401,7 +416,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       locale: request.site?.defaultLocale ?? sites.fallbackLocale,
     });
   });
-  app.addHook('onClose', async () => store?.close());
+  app.addHook('onClose', async () => {
+    store?.close();
+    await shared?.close();
+  });
   return app;
 }
 

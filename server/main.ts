@@ -87,6 +87,7 @@ async function runServer(env: Env): Promise<void> {
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
     webhookSecret: env.CONTENTSTACK_WEBHOOK_SECRET,
+    redisUrl: env.REDIS_URL,
     trustProxy: env.TRUST_PROXY,
     data: {
       url: env.GRAPHQL_URL,

@@ -42,6 +42,8 @@ const EnvSchema = Type.Object({
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
   // Server processes sharing the port: a number, or `auto` for one per core; unset, one process.
   WORKERS: Type.Optional(Type.String({ pattern: '^(auto|[1-9][0-9]{0,2})$' })),
+  // The shared tier: rendered pages, content and price changes shared between instances.
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   // A Contentstack stack as the content source, chosen when the API key is set.
   CONTENTSTACK_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   CONTENTSTACK_DELIVERY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),

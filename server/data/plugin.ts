@@ -37,6 +37,8 @@ export interface DataPluginOptions {
   upgrade?: Omit<UpgradePolicy, 'underPressure'>;
   /** Answer schema introspection (`__schema`, `__type`): a development convenience, off in production. */
   introspection?: boolean;
+  /** Relays the catalog's changes to and from other instances (the shared tier). */
+  shareCatalog?: (catalog: Catalog) => Catalog;
 }
 
 /** How the app configures the data layer: the embedded backend, unless `url` names another one. */
@@ -69,9 +71,10 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     app.log.warn('GRAPHQL_TOKEN_SECRET is not set: data tokens are signed with a random secret until restart');
   }
   const tokens = createTokens(options.tokenSecret ?? randomBytes(32).toString('base64url'));
-  const catalog =
+  const local =
     options.catalog ??
     (await loadCatalog(options.contentDir ?? 'content', (details) => app.log.warn(details, details.problem)));
+  const catalog = options.shareCatalog ? options.shareCatalog(local) : local;
   const demoChangeMs = options.demoChangeMs ?? DEMO_CHANGE_MS;
   if (demoChangeMs > 0) {
     const stop = startDemoChanges(catalog, demoChangeMs);

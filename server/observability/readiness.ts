@@ -9,7 +9,8 @@ export type CheckState = 'ok' | 'missing' | 'loading' | 'failed';
 
 export interface ReadinessReport {
   status: ReadyState;
-  checks: { build: CheckState; content: CheckState };
+  /** `shared`: the Redis tier, when configured; detail only, as instances serve without it. */
+  checks: { build: CheckState; content: CheckState; shared?: 'ok' | 'unreachable' };
 }
 
 export interface ReadinessOptions {
@@ -19,6 +20,8 @@ export interface ReadinessOptions {
   loadContent: () => Promise<unknown>;
   /** A failed content check is tried again after this long (probes come every few seconds). */
   retryMs?: number;
+  /** The shared tier's state, when there is one. */
+  shared?: () => 'ok' | 'unreachable';
 }
 
 export class Readiness {
@@ -66,6 +69,7 @@ export class Readiness {
     const build: CheckState = this.#options.buildPresent() ? 'ok' : 'missing';
     const content = this.#content;
     const status: ReadyState = this.#draining ? 'draining' : build === 'ok' && content === 'ok' ? 'ready' : 'starting';
-    return { status, checks: { build, content } };
+    const shared = this.#options.shared?.();
+    return { status, checks: { build, content, ...(shared ? { shared } : {}) } };
   }
 }

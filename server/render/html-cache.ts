@@ -19,10 +19,12 @@ export class RenderedPage {
   readonly transient: boolean;
   #encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
 
-  constructor(body: Buffer, options: { transient?: boolean } = {}) {
+  constructor(body: Buffer, options: { transient?: boolean; encoded?: { br?: Buffer } } = {}) {
     this.body = body;
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     this.transient = options.transient ?? false;
+    // A page from the shared tier arrives brotli-compressed already.
+    if (options.encoded?.br) this.#encoded.set('br', Promise.resolve(options.encoded.br));
   }
 
   /** Cached pages are compressed once per encoding, at a high level, instead of on every request. */
@@ -53,6 +55,8 @@ export interface HtmlCacheOptions {
   ttlMs: number;
   /** Told how each lookup was answered (the metrics); absent, lookups are not classified. */
   onLookup?: (result: CacheLookup) => void;
+  /** A second tier shared by every instance (Redis); a miss here asks it before rendering. */
+  tier?: { fill(key: string, render: Fill): Promise<CacheFill | undefined> };
 }
 
 type Fill = () => Promise<CacheFill | undefined>;
@@ -77,9 +81,11 @@ export class HtmlCache {
   /** Transient pages of fills just finished, for the callers that waited on them (issue 10). */
   #transient = new Map<string, RenderedPage>();
   #onLookup: ((result: CacheLookup) => void) | undefined;
+  #tier: HtmlCacheOptions['tier'];
 
-  constructor({ maxEntries, ttlMs, onLookup }: HtmlCacheOptions) {
+  constructor({ maxEntries, ttlMs, onLookup, tier }: HtmlCacheOptions) {
     this.#onLookup = onLookup;
+    this.#tier = tier;
     this.#cache = new LRUCache({
       max: maxEntries,
       ttl: ttlMs,
@@ -100,7 +106,7 @@ export class HtmlCache {
    */
   async get(key: string, fill: () => Promise<CacheFill | undefined>): Promise<CacheFill | undefined> {
     const keeping = async () => {
-      const filled = await fill();
+      const filled = await (this.#tier ? this.#tier.fill(key, fill) : fill());
       if (!(filled instanceof RenderedPage && filled.transient)) return filled;
       this.#transient.set(key, filled);
       // Every waiter resumes in the microtasks that follow this fill; then the page is let go.

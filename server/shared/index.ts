@@ -1,0 +1,37 @@
+import type { ContentChanges } from '../content/changes.ts';
+import type { Catalog } from '../data/catalog.ts';
+import { relayCatalog } from './catalog-relay.ts';
+import { relayChanges } from './change-relay.ts';
+import { PageTier } from './page-tier.ts';
+import { type SharedLog, SharedRedis } from './redis.ts';
+
+export interface SharedTier {
+  /** Rendered pages shared by every instance (the HTML cache's second tier). */
+  pages: PageTier;
+  /** The catalog with its changes relayed to and from every instance. */
+  shareCatalog(catalog: Catalog): Catalog;
+  /** For /readyz: Redis is a convenience, so its state is detail, never a reason to refuse traffic. */
+  state(): 'ok' | 'unreachable';
+  close(): Promise<void>;
+}
+
+/**
+ * `REDIS_URL`: what instances share through Redis. Without it every instance keeps all of this in
+ * its own memory; with it unreachable, each falls back to that until Redis is back.
+ */
+export function startSharedTier(options: {
+  url: string;
+  log: SharedLog;
+  changes: ContentChanges;
+  pageTtlMs: number;
+}): SharedTier {
+  const redis = new SharedRedis(options.url, options.log);
+  const pages = new PageTier(redis, { ttlMs: options.pageTtlMs });
+  relayChanges(options.changes, redis, pages);
+  return {
+    pages,
+    shareCatalog: (catalog) => relayCatalog(catalog, redis),
+    state: () => (redis.up ? 'ok' : 'unreachable'),
+    close: () => redis.close(),
+  };
+}

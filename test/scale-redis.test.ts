@@ -1,0 +1,184 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createClient } from 'graphql-ws';
+import t from 'tap';
+import WebSocket from 'ws';
+import { CATALOG_WRITE, createTokens } from '../server/data/auth.ts';
+import { Metrics } from '../server/observability/metrics.ts';
+import { freePort } from './e2e/server.ts';
+import { demoServer } from './helpers.ts';
+
+/**
+ * Three instances sharing Debian's redis-server: a revalidate on one reaches all within a second,
+ * a page rendered by one is served by the others, a price changed on one reaches a subscriber on
+ * another, and with Redis gone every page is still served, then sharing resumes when it is back.
+ */
+
+const REDIS = '/usr/bin/redis-server';
+const TOKEN = 'revalidate-token-for-scale-tests';
+const SECRET = 'scale-test-secret-that-is-long-enough-0123';
+const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
+const PAGE_FILE = 'en-GB/pages/4711.json';
+const UK = 'uk.localhost';
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Date.now() - started;
+}
+
+function startRedis(port: number): ChildProcess {
+  return spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+}
+
+interface Instance {
+  app: FastifyInstance;
+  origin: string;
+  metrics: Metrics;
+}
+
+const title = async (instance: Instance) => {
+  const res = await instance.app.inject({ url: PRODUCT, headers: { host: UK } });
+  return { status: res.statusCode, h1: /<h1[^>]*>([^<]*)<\/h1>/.exec(res.body)?.[1] };
+};
+
+const sharedState = async (instance: Instance) =>
+  ((await instance.app.inject({ url: '/readyz', headers: { host: UK } })).json() as { checks: { shared?: string } })
+    .checks.shared;
+
+const renders = async (instance: Instance) => {
+  const text = (await instance.metrics.text()).body;
+  return Number(/^vitrine_render_duration_seconds_count\{mode="cached"\} (\d+)/m.exec(text)?.[1] ?? 0);
+};
+
+t.test('instances share invalidation, pages and price changes through Redis, and survive without it', async (t) => {
+  if (!existsSync(REDIS)) {
+    t.fail(`${REDIS} is missing: .ci/run installs Debian's redis-server`);
+    return;
+  }
+  const redisPort = await freePort();
+  let redis = startRedis(redisPort);
+  t.teardown(() => redis.kill('SIGKILL'));
+
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-scale-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync('content', dir, { recursive: true });
+
+  const instances: Instance[] = [];
+  for (let i = 0; i < 3; i++) {
+    const metrics = new Metrics();
+    const app = await demoServer({
+      contentDir: dir,
+      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      revalidateToken: TOKEN,
+      metrics,
+      data: { tokenSecret: SECRET, demoChangeMs: 0 },
+    });
+    t.teardown(() => app.close());
+    instances.push({ app, metrics, origin: await app.listen({ port: 0, host: '127.0.0.1' }) });
+  }
+  const [a, b, c] = instances as [Instance, Instance, Instance];
+  for (const instance of instances) await until('Redis reachable', async () => (await sharedState(instance)) === 'ok');
+
+  // One render for all three: the first instance renders, the others take its page from Redis.
+  const first = await Promise.all(instances.map(title));
+  t.same(
+    first.map((r) => r.status),
+    [200, 200, 200],
+  );
+  const rendered = (await Promise.all(instances.map(renders))).reduce((sum, n) => sum + n, 0);
+  t.equal(rendered, 1, 'concurrent misses on three instances render the page once');
+
+  // A change announced on A reaches B and C within a second.
+  const file = join(dir, PAGE_FILE);
+  const original = readFileSync(file, 'utf8');
+  const heading = first[0]?.h1 ?? '';
+  writeFileSync(file, original.replace(`"${heading}"`, `"${heading} (new)"`));
+  t.equal((await title(b)).h1, heading, 'before revalidate, B serves its cached page');
+  const revalidate = await a.app.inject({
+    method: 'POST',
+    url: '/cs/api/_revalidate',
+    headers: { host: UK, authorization: `Bearer ${TOKEN}` },
+  });
+  t.equal(revalidate.statusCode, 200);
+  const took = await until('the change on every instance', async () => {
+    const all = await Promise.all(instances.map(title));
+    return all.every((r) => r.h1 === `${heading} (new)`);
+  });
+  t.ok(took < 1000, `every instance serves the new content within 1 s (${took} ms)`);
+
+  // A price changed through A reaches a subscriber connected to C.
+  const socketOf = (origin: string) =>
+    class extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { host: `${UK}:${new URL(origin).port}` } });
+      }
+    };
+  const client = createClient({
+    url: `${c.origin.replace('http', 'ws')}/graphql`,
+    webSocketImpl: socketOf(c.origin),
+    retryAttempts: 0,
+  });
+  t.teardown(() => client.dispose());
+  const updates = client.iterate<{ productUpdated: { price: { amount: number } } }>({
+    query: 'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { price { amount } } }',
+  });
+  const token = createTokens(SECRET).sign({ sub: 'scale', roles: [CATALOG_WRITE] });
+  const next = updates.next();
+  // The subscription is live once C has a watcher; repeat the change until it is heard.
+  let amount = 700;
+  const heard = await Promise.race([
+    next,
+    (async () => {
+      for (;;) {
+        amount++;
+        await a.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { host: UK, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          payload: { query: `mutation { updateProduct(id: "4711", locale: "en-GB", amount: ${amount}) { version } }` },
+        });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })(),
+  ]);
+  t.ok(
+    (heard as IteratorResult<{ data?: { productUpdated: { price: { amount: number } } } }>).value?.data?.productUpdated
+      .price.amount > 700,
+    'the subscriber on C hears the price set on A',
+  );
+  await updates.return?.();
+
+  // Redis gone: every page is still served, and readiness says so without refusing traffic.
+  redis.kill('SIGKILL');
+  await new Promise((resolve) => redis.once('exit', resolve));
+  for (const instance of instances) {
+    await until('Redis reported unreachable', async () => (await sharedState(instance)) === 'unreachable');
+    t.equal((await title(instance)).status, 200, 'served from memory while Redis is down');
+    const ready = await instance.app.inject({ url: '/readyz', headers: { host: UK } });
+    t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
+  }
+
+  // Redis back: sharing resumes without a restart.
+  redis = startRedis(redisPort);
+  for (const instance of instances) await until('Redis back', async () => (await sharedState(instance)) === 'ok');
+  writeFileSync(file, original.replace(`"${heading}"`, `"${heading} (again)"`));
+  await a.app.inject({
+    method: 'POST',
+    url: '/cs/api/_revalidate',
+    headers: { host: UK, authorization: `Bearer ${TOKEN}` },
+  });
+  const again = await until('the change after recovery', async () => {
+    const all = await Promise.all(instances.map(title));
+    return all.every((r) => r.h1 === `${heading} (again)`);
+  });
+  t.ok(again < 1000, `invalidation works again after Redis is back (${again} ms)`);
+});
