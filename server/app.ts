@@ -12,6 +12,7 @@ import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import type { Site, SitesConfig } from '../common/site.ts';
+import { purgeOnChange } from './cdn/purge.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
@@ -26,7 +27,6 @@ import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
 import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
-import { startSharedTier } from './shared/index.ts';
 import { HtmlCache } from './render/html-cache.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
@@ -38,6 +38,7 @@ import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
+import { startSharedTier } from './shared/index.ts';
 import { createHostResolver, hostnameOf } from './sites/resolve.ts';
 import { createMismatchLogger } from './sites/url-check.ts';
 
@@ -99,6 +100,8 @@ export interface ServerOptions {
   tracing?: Tracing;
   /** REDIS_URL: rendered pages, content changes and price changes shared with every other instance. */
   redisUrl?: string;
+  /** CDN_PURGE_URL (and CDN_PURGE_TOKEN): told the cache tags of every content change announced here. */
+  cdnPurge?: { url: string; token?: string };
 }
 
 export interface PressureOptions {
@@ -203,6 +206,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   const clientDir = resolve(options.clientDir ?? 'dist/client');
   const assets = options.assets ?? loadAssetManifest(clientDir);
+  if (options.cdnPurge)
+    purgeOnChange(content.changes, { ...options.cdnPurge, hosts: sites.sites.map((s) => s.host), log: app.log });
   const pageTtlMs = options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000);
   const shared = options.redisUrl
     ? startSharedTier({ url: options.redisUrl, log: app.log, changes: content.changes, pageTtlMs })

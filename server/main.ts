@@ -88,6 +88,7 @@ async function runServer(env: Env): Promise<void> {
     revalidateToken: env.REVALIDATE_TOKEN,
     webhookSecret: env.CONTENTSTACK_WEBHOOK_SECRET,
     redisUrl: env.REDIS_URL,
+    ...(env.CDN_PURGE_URL ? { cdnPurge: { url: env.CDN_PURGE_URL, token: env.CDN_PURGE_TOKEN } } : {}),
     trustProxy: env.TRUST_PROXY,
     data: {
       url: env.GRAPHQL_URL,

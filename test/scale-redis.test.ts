@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -72,6 +75,18 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   cpSync('content', dir, { recursive: true });
 
+  // One purge endpoint for all three: a change is purged by the instance that announced it, once.
+  let purges = 0;
+  const cdn = createServer((request, response) => {
+    purges++;
+    request.resume();
+    response.end();
+  });
+  cdn.listen(0, '127.0.0.1');
+  t.teardown(() => cdn.close());
+  await once(cdn, 'listening');
+  const cdnPurge = { url: `http://127.0.0.1:${(cdn.address() as AddressInfo).port}/` };
+
   const instances: Instance[] = [];
   for (let i = 0; i < 3; i++) {
     const metrics = new Metrics();
@@ -80,6 +95,7 @@ t.test('instances share invalidation, pages and price changes through Redis, and
       redisUrl: `redis://127.0.0.1:${redisPort}`,
       revalidateToken: TOKEN,
       metrics,
+      cdnPurge,
       data: { tokenSecret: SECRET, demoChangeMs: 0 },
     });
     t.teardown(() => app.close());
@@ -114,6 +130,8 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     return all.every((r) => r.h1 === `${heading} (new)`);
   });
   t.ok(took < 1000, `every instance serves the new content within 1 s (${took} ms)`);
+  await until('the purge', () => purges > 0);
+  t.equal(purges, 1, 'the CDN is asked to purge once, by the instance the change was announced on');
 
   // A price changed through A reaches a subscriber connected to C.
   const socketOf = (origin: string) =>

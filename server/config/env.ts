@@ -44,6 +44,9 @@ const EnvSchema = Type.Object({
   WORKERS: Type.Optional(Type.String({ pattern: '^(auto|[1-9][0-9]{0,2})$' })),
   // The shared tier: rendered pages, content and price changes shared between instances.
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  // Where content changes are sent as CDN cache tags to purge (POST {"tags": [...]}), and its bearer token.
+  CDN_PURGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CDN_PURGE_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   // A Contentstack stack as the content source, chosen when the API key is set.
   CONTENTSTACK_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   CONTENTSTACK_DELIVERY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),

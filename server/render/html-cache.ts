@@ -17,10 +17,16 @@ export class RenderedPage {
    * never kept, never revalidated by ETag, never stored by a CDN.
    */
   readonly transient: boolean;
+  /** The CDN cache tags of the entries the page was built from. */
+  readonly tags: readonly string[];
   #encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
 
-  constructor(body: Buffer, options: { transient?: boolean; encoded?: { br?: Buffer } } = {}) {
+  constructor(
+    body: Buffer,
+    options: { transient?: boolean; tags?: readonly string[]; encoded?: { br?: Buffer } } = {},
+  ) {
     this.body = body;
+    this.tags = options.tags ?? [];
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     this.transient = options.transient ?? false;
     // A page from the shared tier arrives brotli-compressed already.

@@ -5,6 +5,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
 import { buildPage, type Outcome, type PageDeps } from '../render/build-page.ts';
+import { pageTags, tagHeaders } from '../render/cache-tags.ts';
 import { sendError } from '../render/error-page.ts';
 import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
 import { PageLinksMemo } from '../render/page-data.ts';
@@ -137,7 +138,10 @@ async function renderPage(
         const started = performance.now();
         const body = await collect(await streamDocument(outcome.element, onRenderError));
         deps.renderTimes?.render('cached', (performance.now() - started) / 1000);
-        return new RenderedPage(body, { transient: outcome.degraded });
+        return new RenderedPage(body, {
+          transient: outcome.degraded,
+          tags: pageTags(site.host, outcome.page, outcome.template),
+        });
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
       if (!cached && !outcome) outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
@@ -170,6 +174,16 @@ async function renderPage(
     (outcome?.kind === 'page' && outcome.degraded) || (cached instanceof RenderedPage && cached.transient);
   const personal = livePreview || setsCookie || decision.privateCache || degraded;
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
+  // What a CDN keeps, it can purge by the entries the page was built from.
+  if (!personal && !payload) {
+    const tags =
+      cached instanceof RenderedPage
+        ? cached.tags
+        : outcome?.kind === 'page'
+          ? pageTags(site.host, outcome.page, outcome.template)
+          : [];
+    reply.headers(tagHeaders(tags));
+  }
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
   // Preview answers, the live route's included, are for the editor: never indexed.
   if (livePreview) reply.header('x-robots-tag', 'noindex');

@@ -84,7 +84,11 @@ export class PageTier {
     if (filled instanceof RenderedPage && !filled.transient && generation === this.#generation) {
       try {
         const body = await filled.encoded('br');
-        await commands.set(pageKey, body, 'PX', this.#options.ttlMs);
+        await commands
+          .multi()
+          .hset(pageKey, { body, tags: filled.tags.join(' ') })
+          .pexpire(pageKey, this.#options.ttlMs)
+          .exec();
       } catch (error) {
         this.#redis.report(error, 'sharing a page');
       }
@@ -94,9 +98,10 @@ export class PageTier {
   }
 
   async #read(pageKey: string): Promise<RenderedPage | null> {
-    const br = await this.#redis.commands.getBuffer(pageKey);
+    const { body: br, tags } = await this.#redis.commands.hgetallBuffer(pageKey);
     if (!br) return null;
-    return new RenderedPage(await decompress(br), { encoded: { br } });
+    const tagList = tags ? tags.toString().split(' ').filter(Boolean) : [];
+    return new RenderedPage(await decompress(br), { encoded: { br }, tags: tagList });
   }
 
   async #waitFor(pageKey: string): Promise<RenderedPage | null> {
