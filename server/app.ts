@@ -7,6 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyMiddie from '@fastify/middie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
@@ -18,6 +19,7 @@ import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
+import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { instrumentContent } from './observability/content.ts';
 import { type Metrics, shedReason } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
@@ -102,6 +104,8 @@ export interface ServerOptions {
   redisUrl?: string;
   /** CDN_PURGE_URL (and CDN_PURGE_TOKEN): told the cache tags of every content change announced here. */
   cdnPurge?: { url: string; token?: string };
+  /** Requests per minute per client on the limited routes; tests lower them. */
+  rateLimits?: Partial<RateLimits>;
 }
 
 export interface PressureOptions {
@@ -284,6 +288,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     app.use(options.devMiddleware);
   }
   await app.register(fastifyCookie);
+  // Limits only where a route asks (limitOf), counted in Redis across instances when it is there;
+  // with Redis unreachable each request is let through rather than refused.
+  app.decorate('rateLimits', { ...RATE_LIMITS, ...options.rateLimits });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(shared ? { redis: shared.redis, nameSpace: 'vitrine:rate:', skipOnError: true } : {}),
+  });
   // Helmet's headers are the same for every response: worked out once, not per request
   const securityHeaders = await helmetHeaders({
     contentSecurityPolicy: {

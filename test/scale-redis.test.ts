@@ -96,6 +96,7 @@ t.test('instances share invalidation, pages and price changes through Redis, and
       revalidateToken: TOKEN,
       metrics,
       cdnPurge,
+      rateLimits: { webhook: 2 },
       data: { tokenSecret: SECRET, demoChangeMs: 0 },
     });
     t.teardown(() => app.close());
@@ -112,6 +113,13 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   );
   const rendered = (await Promise.all(instances.map(renders))).reduce((sum, n) => sum + n, 0);
   t.equal(rendered, 1, 'concurrent misses on three instances render the page once');
+
+  // Rate-limit counters are shared: two webhook calls on A and B use up C's allowance too.
+  const webhook = (instance: Instance) =>
+    instance.app.inject({ method: 'POST', url: '/cs/api/_webhook/contentstack', headers: { host: UK }, payload: {} });
+  t.not((await webhook(a)).statusCode, 429);
+  t.not((await webhook(b)).statusCode, 429);
+  t.equal((await webhook(c)).statusCode, 429, 'the third call, on another instance, is over the limit');
 
   // A change announced on A reaches B and C within a second.
   const file = join(dir, PAGE_FILE);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type ValidationRule, validate } from 'graphql';
 import mercurius from 'mercurius';
+import { limitOf } from '../http/rate-limits.ts';
 import { bearerToken, createTokens, type Viewer } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { startDemoChanges } from './demo-changer.ts';
@@ -120,7 +121,7 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     additionalRouteOptions: {
       bodyLimit: GRAPHQL_BODY_LIMIT,
       // Prices are per locale, not per host: any storefront (or a test with no Host) may ask.
-      config: { anyHost: true },
+      config: { anyHost: true, ...limitOf(app, 'graphql') },
     },
   });
   // Before parsing: the parser would overflow the stack on a deeply nested literal.

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 
 /**
  * The JSON side of the site (content API, draft API, workbench API, revalidate, webhooks) answers
@@ -27,12 +27,14 @@ export function tokenMatches(expected: string | undefined, header: string | unde
 }
 
 /**
- * An onRequest hook refusing requests without `Authorization: Bearer {token}`: it runs before the
- * body is read, so an unauthenticated request never costs a parse.
+ * A preParsing hook refusing requests without `Authorization: Bearer {token}`: it runs before the
+ * body is read, so an unauthenticated request never costs a parse, and after the onRequest rate
+ * limit, so guessing tokens is limited too.
  */
 export function requireBearer(token: string | undefined, refusal: string) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!tokenMatches(token, request.headers.authorization))
-      return sendApiError(reply.header('www-authenticate', 'Bearer'), 401, refusal);
+  return async (request: FastifyRequest, reply: FastifyReply, payload: RequestPayload) => {
+    if (tokenMatches(token, request.headers.authorization)) return payload;
+    await sendApiError(reply.header('www-authenticate', 'Bearer'), 401, refusal);
+    return payload;
   };
 }

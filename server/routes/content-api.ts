@@ -6,6 +6,7 @@ import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { limitOf } from '../http/rate-limits.ts';
 
 /** Contract section 8: the embedded store's content-service path segment. */
 export const CONTENT_SERVICE_NAME = 'contentstack';
@@ -101,7 +102,8 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
   });
 
   const revalidateGuard = requireBearer(deps.revalidateToken, 'A valid revalidate token is required');
-  app.post('/cs/api/_revalidate', { bodyLimit: 1024, onRequest: revalidateGuard }, async (request, reply) => {
+  const revalidateOptions = { bodyLimit: 1024, preParsing: revalidateGuard, config: limitOf(app, 'revalidate') };
+  app.post('/cs/api/_revalidate', revalidateOptions, async (request, reply) => {
     content.changes.announce({ origin: 'revalidate' });
     request.log.info('Content cache revalidated');
     return reply.header('cache-control', 'no-store').send({ revalidated: true });

@@ -6,6 +6,7 @@ import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { limitOf } from '../http/rate-limits.ts';
 import { CONTENT_SERVICE_NAME } from './content-api.ts';
 
 /**
@@ -56,9 +57,9 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
 
   const options = {
     bodyLimit: DRAFT_BODY_LIMIT,
-    config: { anyHost: true },
+    config: { anyHost: true, ...limitOf(app, 'drafts') },
     // Before the body is read: an unauthenticated request never costs a parse.
-    onRequest: requireBearer(deps.token, 'A valid draft API token is required'),
+    preParsing: requireBearer(deps.token, 'A valid draft API token is required'),
   };
 
   app.put<{ Params: DraftParams; Body: unknown }>(url, options, async (request, reply) => {

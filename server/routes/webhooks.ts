@@ -5,6 +5,7 @@ import { siteLocale } from '../content/contentstack-api.ts';
 import type { ContentService } from '../content/service.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer } from '../http/api-reply.ts';
+import { limitOf } from '../http/rate-limits.ts';
 
 /**
  * Contentstack's webhooks: an entry published, unpublished or deleted in the stack clears what was
@@ -54,9 +55,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookDeps> = async (app,
     '/cs/api/_webhook/contentstack',
     {
       // Any Host: the stack calls whichever address it was given, not necessarily a storefront's.
-      config: { anyHost: true },
+      config: { anyHost: true, ...limitOf(app, 'webhook') },
       bodyLimit: 1024 * 1024,
-      onRequest: requireBearer(deps.secret, 'A valid webhook secret is required'),
+      preParsing: requireBearer(deps.secret, 'A valid webhook secret is required'),
       schema: { body: WebhookBody },
     },
     async (request, reply) => {

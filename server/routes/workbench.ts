@@ -10,6 +10,7 @@ import type { EmbeddedStore } from '../content/store.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { limitOf } from '../http/rate-limits.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
 import { bundle } from '../workbench/bundle.ts';
@@ -112,7 +113,10 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex')
       .header('referrer-policy', 'no-referrer');
-  const guarded = { onRequest: requireBearer(deps.token, 'A valid draft API token is required') };
+  const guarded = {
+    preParsing: requireBearer(deps.token, 'A valid draft API token is required'),
+    config: limitOf(app, 'workbench'),
+  };
 
   const page = pageHtml(deps.fromSource === true);
   app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(page));

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { ContentChanges } from '../content/changes.ts';
 import type { Catalog } from '../data/catalog.ts';
 import { relayCatalog } from './catalog-relay.ts';
@@ -6,6 +7,8 @@ import { PageTier } from './page-tier.ts';
 import { type SharedLog, SharedRedis } from './redis.ts';
 
 export interface SharedTier {
+  /** The command connection, for what keeps its own state in Redis (rate-limit counters). */
+  redis: Redis;
   /** Rendered pages shared by every instance (the HTML cache's second tier). */
   pages: PageTier;
   /** The catalog with its changes relayed to and from every instance. */
@@ -29,6 +32,7 @@ export function startSharedTier(options: {
   const pages = new PageTier(redis, { ttlMs: options.pageTtlMs });
   relayChanges(options.changes, redis, pages);
   return {
+    redis: redis.commands,
     pages,
     shareCatalog: (catalog) => relayCatalog(catalog, redis),
     state: () => (redis.up ? 'ok' : 'unreachable'),
