@@ -3,7 +3,8 @@
  * from the other with autocannon over loopback; every scenario uncached (HTML_CACHE=off) and cached;
  * then a floor (the product page's React tree through `renderToString` in a bare Fastify route) and
  * a ceiling (the same HTML as a static string), set up the same way. `--load` adds the load test
- * (bench/load.ts). An instrument, not a test: it asserts nothing about speed.
+ * (bench/load.ts); `--workers` instead compares WORKERS=1 and 2 (bench/workers.ts). An instrument,
+ * not a test: it asserts nothing about speed.
  *
  * BENCH_ROUND_S and BENCH_WARMUP_S shorten the rounds for a quick look (defaults 10 and 3).
  */
@@ -310,6 +311,11 @@ function percent(part: Row | undefined, whole: Row | undefined): string {
 async function main(): Promise<void> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`);
   pinSelf();
+  if (process.argv.includes('--workers')) {
+    const { workerLines } = await import('./workers.ts');
+    for (const line of await workerLines(plan)) console.log(line);
+    return;
+  }
   const load = process.argv.includes('--load');
   const rowsCount = SCENARIOS.length * 2 + 2 + 8;
   const estimate = rowsCount * (plan.warmupS + plan.rounds * plan.roundS) + 20 + (load ? 75 : 0);

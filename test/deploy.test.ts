@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import t from 'tap';
+import { parse } from 'yaml';
+
+/**
+ * deploy/: the compose file an operator starts and the balancer config it mounts. No Docker engine
+ * runs here, so the file is checked for what `docker compose up` relies on, and HAProxy checks its
+ * own config.
+ */
+
+interface Service {
+  build?: unknown;
+  image?: string;
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+}
+
+const compose = parse(readFileSync('deploy/compose.yaml', 'utf8')) as { services: Record<string, Service> };
+const haproxy = readFileSync('deploy/haproxy.cfg', 'utf8');
+
+t.test('three app instances share one Redis and sit behind the balancer', async (t) => {
+  const apps = ['app1', 'app2', 'app3'].map((name) => compose.services[name]);
+  for (const app of apps) {
+    t.ok(app?.build, 'built from this repository');
+    t.equal(app?.environment?.REDIS_URL, 'redis://redis:6379');
+    t.equal(app?.environment?.NODE_ENV, 'production');
+  }
+  t.match(compose.services.redis?.image, /^redis:/);
+  t.match(compose.services.haproxy?.image, /^haproxy:/);
+  t.ok(
+    compose.services.haproxy?.volumes?.some((v) => v.startsWith('./haproxy.cfg:')),
+    'the config is mounted',
+  );
+  for (const name of ['app1', 'app2', 'app3']) t.match(haproxy, new RegExp(`server ${name} ${name}:3000 check`));
+  t.match(haproxy, /uri \/readyz/, 'instances are health-checked on /readyz');
+});
+
+t.test(
+  'HAProxy accepts its config',
+  { skip: !existsSync('/usr/sbin/haproxy') && 'haproxy is not installed' },
+  async (t) => {
+    const check = spawnSync('/usr/sbin/haproxy', ['-c', '-f', 'deploy/haproxy.cfg'], { encoding: 'utf8' });
+    t.equal(check.status, 0, check.stderr);
+  },
+);
