@@ -388,7 +388,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await app.register(webhookRoutes, { content, secret: options.webhookSecret });
   await app.register(buildRoutes, { assets });
   // Drafts are files of the embedded store
-  if (store) await app.register(draftRoutes, { contentDir: options.contentDir, token: preview.draftToken });
+  if (store) await app.register(draftRoutes, { drafts: store.drafts, token: preview.draftToken });
   if (workbench && store)
     await app.register(workbenchRoutes, {
       sites,

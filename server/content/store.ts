@@ -6,7 +6,8 @@ import { LRUCache } from 'lru-cache';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { ContentChanges } from './changes.ts';
-import { type ContentKey, contentFile, draftRoot, pageIdOfFile, pagesFolder } from './paths.ts';
+import { type DraftStore, fileDraftStore, isDraftAddress } from './draft-store.ts';
+import { type ContentKey, contentFile, pageIdOfFile, pagesFolder } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
 import { type ContentWarning, readApplicationConfiguration, readPage, readTemplate } from './tolerant.ts';
@@ -19,12 +20,16 @@ export interface EmbeddedStoreOptions {
   watch?: boolean;
   /** Where fallbacks taken for malformed fields are reported (once per file read). */
   logger?: { warn(details: object, message: string): void };
+  /** Where drafts are read from: files under `_drafts` unless another store is given (Redis). */
+  drafts?: DraftStore;
 }
 
 /** Turns a parsed file into the entry the renderer gets, or throws a ContentError naming file and field. */
 type Parse = (value: unknown, where: string) => unknown;
 
 export interface EmbeddedStore extends ContentService {
+  /** Where this store's drafts and comment threads are kept. */
+  readonly drafts: DraftStore;
   /** How many published entries are held in memory now. */
   cachedEntries(): number;
   close(): void;
@@ -41,6 +46,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
   // Bounded: every key a request can name is a cache entry, so an unbounded map grows with whatever
   // ids a client invents. Far above the demo's few thousand entries.
   const cache = new LRUCache<string, Promise<unknown>>({ max: options.maxEntries ?? 20_000 });
+  const drafts = options.drafts ?? fileDraftStore(dir);
   const changes = new ContentChanges();
   changes.subscribe(() => cache.clear());
   let watcher: FSWatcher | undefined;
@@ -58,23 +64,29 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new ContentError('CONTENT_INVALID', 'Content file cannot be read', relative(dir, file), { cause: error });
     }
+    return parseText(text, relative(dir, file), parse);
+  }
+
+  function parseText(text: string, where: string, parse: Parse): unknown {
     let value: unknown;
     try {
-      // Content JSON never changes a prototype (security catalogue, case 11).
+      // Content JSON never changes a prototype.
       value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
-      throw new ContentError('CONTENT_INVALID', `Invalid JSON: ${(error as Error).message}`, relative(dir, file));
+      throw new ContentError('CONTENT_INVALID', `Invalid JSON: ${(error as Error).message}`, where);
     }
-    return parse(value, relative(dir, file));
+    return parse(value, where);
+  }
+
+  /** The draft of `key` under `hash`, parsed, or null; a broken draft is reported like a broken file. */
+  async function readDraft(hash: string, key: ContentKey, parse: Parse): Promise<unknown> {
+    const text = await drafts.read(hash, key);
+    return text === null ? null : parseText(text, drafts.locate(hash, key), parse);
   }
 
   function read(key: ContentKey, validate: Parse, preview?: string): Promise<unknown> {
-    if (preview) {
-      const overlay = draftRoot(dir, preview);
-      const draftFile = overlay && contentFile(overlay, key);
-      if (draftFile) {
-        return readValidated(draftFile, validate).then((draft) => draft ?? read(key, validate));
-      }
+    if (preview && isDraftAddress(preview, key)) {
+      return readDraft(preview, key, validate).then((draft) => draft ?? read(key, validate));
     }
     const file = contentFile(dir, key);
     if (!file) return Promise.resolve(null);
@@ -137,6 +149,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     },
     cachedEntries: () => cache.size,
     changes,
+    drafts,
     close() {
       watcher?.close();
     },

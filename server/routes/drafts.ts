@@ -1,9 +1,7 @@
-import { rm, stat } from 'node:fs/promises';
-import { relative } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import { type DraftStore, draftKey, isDraftAddress } from '../content/draft-store.ts';
 import { entryProblem } from '../content/entry-checks.ts';
-import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
-import { writeAtomically } from '../content/write-atomically.ts';
+import { type ContentKey, isValidPreviewHash } from '../content/paths.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
@@ -22,7 +20,7 @@ import { CONTENT_SERVICE_NAME } from './content-api.ts';
  */
 
 interface DraftDeps {
-  contentDir: string;
+  drafts: DraftStore;
   /** Without a token every request is refused. */
   token: string | undefined;
 }
@@ -42,17 +40,15 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   app.setErrorHandler(apiErrorHandler({}, { 413: `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB` }));
   const url = '/cs/api/:service/_drafts/:hash/:locale/:type/:id';
 
-  /** The draft file of a request, or a reply explaining why there is none. */
-  function draftFile(params: DraftParams): { file: string } | { status: number; error: string } {
+  /** The draft a request names, or a reply explaining why it names none. */
+  function draftOf(params: DraftParams): { hash: string; key: ContentKey } | { status: number; error: string } {
     if (params.service !== CONTENT_SERVICE_NAME) return { status: 404, error: 'Unknown content service' };
-    const root = draftRoot(deps.contentDir, params.hash);
-    if (!root) return { status: 400, error: 'hash must be 1 to 128 letters, digits, - or _' };
-    const key: ContentKey =
-      params.type === 'pages'
-        ? { kind: 'page', locale: params.locale, uuid: params.id }
-        : { kind: 'entry', locale: params.locale, contentType: params.type, uid: params.id };
-    const file = contentFile(root, key);
-    return file ? { file } : { status: 400, error: 'locale, content type or id is not of its shape' };
+    if (!isValidPreviewHash(params.hash))
+      return { status: 400, error: 'hash must be 1 to 128 letters, digits, - or _' };
+    const key = draftKey(params.type, params.id, params.locale);
+    if (!isDraftAddress(params.hash, key))
+      return { status: 400, error: 'locale, content type or id is not of its shape' };
+    return { hash: params.hash, key };
   }
 
   const options = {
@@ -63,7 +59,7 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   };
 
   app.put<{ Params: DraftParams; Body: unknown }>(url, options, async (request, reply) => {
-    const target = draftFile(request.params);
+    const target = draftOf(request.params);
     if ('error' in target) return sendApiError(reply, target.status, target.error);
     const { type, id, locale } = request.params;
     const problem = entryProblem(type, id, locale, request.body);
@@ -71,13 +67,8 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
       const path = problem.slice(0, problem.indexOf(':'));
       return sendApiError(reply, 400, `Invalid content: ${problem}`, { path });
     }
-    const existed = await stat(target.file).then(
-      () => true,
-      () => false,
-    );
-    // A preview request never reads half a file.
-    await writeAtomically(target.file, `${JSON.stringify(request.body, null, 2)}\n`);
-    request.log.info({ draft: relative(deps.contentDir, target.file) }, 'Draft saved');
+    const existed = await deps.drafts.write(target.hash, target.key, `${JSON.stringify(request.body, null, 2)}\n`);
+    request.log.info({ draft: deps.drafts.locate(target.hash, target.key) }, 'Draft saved');
     return reply
       .status(existed ? 204 : 201)
       .header('cache-control', 'no-store')
@@ -85,17 +76,11 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   });
 
   app.delete<{ Params: DraftParams }>(url, options, async (request, reply) => {
-    const target = draftFile(request.params);
+    const target = draftOf(request.params);
     if ('error' in target) return sendApiError(reply, target.status, target.error);
-    const removed = await rm(target.file).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false;
-        throw error;
-      },
-    );
+    const removed = await deps.drafts.remove(target.hash, target.key);
     if (!removed) return sendApiError(reply, 404, 'No such draft');
-    request.log.info({ draft: relative(deps.contentDir, target.file) }, 'Draft deleted');
+    request.log.info({ draft: deps.drafts.locate(target.hash, target.key) }, 'Draft deleted');
     return reply.status(204).header('cache-control', 'no-store').send();
   });
 };

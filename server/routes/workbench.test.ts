@@ -6,7 +6,6 @@ import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import type { PreviewConfig } from '../preview/config.ts';
-import { collabFile } from '../workbench/collab.ts';
 import { fieldSchemaMap } from '../workbench/field-schema.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './workbench.ts';
 
@@ -239,7 +238,7 @@ t.test('collaboration threads are kept per page in a JSON file under the draft a
   };
   t.equal((await inject('PUT', url, state)).statusCode, 204);
   t.same((await inject('GET', url)).json(), state);
-  const file = collabFile(contentDir, 'en-GB', '4711') as string;
+  const file = join(contentDir, '_drafts', '_collab', 'en-GB', '4711.json');
   t.equal(file, join(contentDir, '_drafts', '_collab', 'en-GB', '4711.json'));
   t.same(JSON.parse(await readFile(file, 'utf8')), state);
   for (const body of [[], { threads: [] }, { threads: [1], comments: [] }]) {

@@ -1,11 +1,12 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { PageEntry } from '../../common/content.ts';
 import type { Site, SitesConfig } from '../../common/site.ts';
+import { draftKey, isDraftAddress } from '../content/draft-store.ts';
 import { entryProblem } from '../content/entry-checks.ts';
-import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
+import { contentFile, isValidKey, isValidPreviewHash } from '../content/paths.ts';
 import type { EmbeddedStore } from '../content/store.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
@@ -14,7 +15,7 @@ import { limitOf } from '../http/rate-limits.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
 import { bundle } from '../workbench/bundle.ts';
-import { COLLAB_HASH, collabFile, collabProblem } from '../workbench/collab.ts';
+import { collabProblem } from '../workbench/collab.ts';
 import { fieldSchemaMap } from '../workbench/field-schema.ts';
 
 /**
@@ -81,9 +82,6 @@ ${fromSource ? `<script type="module" src="${WORKBENCH_SOURCE}"></script>` : `<s
 <body><div id="workbench"></div></body>
 </html>
 `;
-
-const keyOf = (type: string, id: string, locale: string): ContentKey =>
-  type === 'pages' ? { kind: 'page', locale, uuid: id } : { kind: 'entry', locale, contentType: type, uid: id };
 
 interface PageSummary {
   uuid: string;
@@ -158,7 +156,7 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
         return sendApiError(reply, 400, 'locale is not one of this storefront');
       if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid }))
         return sendApiError(reply, 400, 'uuid is not an id');
-      if (hash !== undefined && !draftRoot(deps.contentDir, hash))
+      if (hash !== undefined && !isValidPreviewHash(hash))
         return sendApiError(reply, 400, 'hash must be 1 to 128 letters, digits, - or _');
       const page = (await deps.store.getPage(uuid, locale, hash)) as PageEntry | null;
       if (!page) return sendApiError(reply, 404, 'No such page');
@@ -181,13 +179,7 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
   app.get<{ Querystring: { locale?: string } }>(`${WORKBENCH_PATH}/api/drafts`, guarded, async (request, reply) => {
     const { locale = '' } = request.query;
     if (!request.site.locales.includes(locale)) return sendApiError(reply, 400, 'locale is not one of this storefront');
-    const all = resolve(deps.contentDir, '_drafts');
-    const hashes: string[] = [];
-    for (const hash of await readdir(all).catch(() => [] as string[])) {
-      const root = hash !== COLLAB_HASH && draftRoot(deps.contentDir, hash);
-      if (root && (await readdir(resolve(root, locale)).catch(() => [])).length > 0) hashes.push(hash);
-    }
-    return noStore(reply).send({ hashes: hashes.sort() });
+    return noStore(reply).send({ hashes: await deps.store.drafts.hashes(locale) });
   });
 
   app.get<{ Querystring: { locale?: string; uuid?: string } }>(
@@ -195,9 +187,9 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
     guarded,
     async (request, reply) => {
       const { locale = '', uuid = '' } = request.query;
-      const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
-      if (!file) return sendApiError(reply, 400, 'locale or uuid is not of its shape');
-      const text = await readFile(file, 'utf8').catch(() => null);
+      if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
+        return sendApiError(reply, 400, 'locale or uuid is not of its shape');
+      const text = await deps.store.drafts.readThreads(locale, uuid);
       const value =
         text === null ? { threads: [], comments: [] } : sjson.parse(text, undefined, { protoAction: 'remove' });
       return noStore(reply).send(value);
@@ -209,12 +201,12 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
     guarded,
     async (request, reply) => {
       const { locale = '', uuid = '' } = request.query;
-      const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
-      if (!file) return sendApiError(reply, 400, 'locale or uuid is not of its shape');
+      if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
+        return sendApiError(reply, 400, 'locale or uuid is not of its shape');
       const problem = collabProblem(request.body);
       if (problem) return sendApiError(reply, 400, `Invalid threads: ${problem}`);
       const { threads, comments } = request.body as { threads: unknown[]; comments: unknown[] };
-      await writeAtomically(file, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
+      await deps.store.drafts.writeThreads(locale, uuid, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
       return reply.status(204).header('cache-control', 'no-store').send();
     },
   );
@@ -227,26 +219,23 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
       if (![hash, locale, type, id].every((v) => typeof v === 'string'))
         return sendApiError(reply, 400, 'hash, locale, type and id are required strings');
       const [h, l, ty, i] = [hash, locale, type, id] as string[];
-      const root = draftRoot(deps.contentDir, h as string);
-      const key = keyOf(ty as string, i as string, l as string);
-      const draft = root && contentFile(root, key);
+      const key = draftKey(ty as string, i as string, l as string);
       const target = contentFile(deps.contentDir, key);
-      if (!draft || !target) return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
+      if (!isDraftAddress(h as string, key) || !target)
+        return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
+      const text = await deps.store.drafts.read(h as string, key);
+      if (text === null) return sendApiError(reply, 404, 'No such draft');
       let value: unknown;
       try {
-        value = sjson.parse(await readFile(draft, 'utf8'), undefined, {
-          protoAction: 'error',
-          constructorAction: 'error',
-        });
+        value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sendApiError(reply, 404, 'No such draft');
         return sendApiError(reply, 400, `Invalid JSON: ${(error as Error).message}`);
       }
       const problem = entryProblem(ty as string, i as string, l as string, value);
       if (problem) return sendApiError(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
       await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
       // Promoted: the draft would only mask later published changes.
-      await rm(draft, { force: true });
+      await deps.store.drafts.remove(h as string, key);
       deps.store.changes.announce({
         origin: 'publish',
         entries: [{ type: ty as string, uid: i as string, locale: l as string }],

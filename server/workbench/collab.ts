@@ -1,17 +1,4 @@
-import { resolve } from 'node:path';
-import { draftRoot, isValidKey } from '../content/paths.ts';
-
-// One JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json`
-
-/** Not a draft overlay: the store reads overlays at `{locale}/{folder}/{id}.json`, one level deeper. */
-export const COLLAB_HASH = '_collab';
-
-export function collabFile(contentDir: string, locale: string, uuid: string): string | null {
-  const root = draftRoot(contentDir, COLLAB_HASH);
-  if (!root || !isValidKey({ kind: 'page', locale, uuid })) return null;
-  return resolve(root, locale, `${uuid}.json`);
-}
-
+/** The shape of a page's comment threads as the workbench saves them. */
 export function collabProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
   for (const key of ['threads', 'comments']) {
