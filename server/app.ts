@@ -40,7 +40,9 @@ import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
+import { redisDraftStore } from './shared/draft-store.ts';
 import { startSharedTier } from './shared/index.ts';
+import { SharedRedis } from './shared/redis.ts';
 import { createHostResolver, hostnameOf } from './sites/resolve.ts';
 import { createMismatchLogger } from './sites/url-check.ts';
 
@@ -194,9 +196,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const sites = sitesConfig.config;
   const hosts = createHostResolver(sites, options.forceHost);
 
+  const redis = options.redisUrl ? new SharedRedis(options.redisUrl, app.log) : undefined;
   const store: EmbeddedStore | undefined = options.content
     ? undefined
-    : createEmbeddedStore({ dir: options.contentDir, watch: dev, logger: app.log });
+    : createEmbeddedStore({
+        dir: options.contentDir,
+        watch: dev,
+        logger: app.log,
+        ...(redis ? { drafts: redisDraftStore(redis) } : {}),
+      });
   const { metrics, tracing } = options;
   const sourceName = options.content ? 'upstream' : 'embedded';
   metrics?.contentSource(sourceName);
@@ -213,9 +221,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (options.cdnPurge)
     purgeOnChange(content.changes, { ...options.cdnPurge, hosts: sites.sites.map((s) => s.host), log: app.log });
   const pageTtlMs = options.htmlCacheTtlMs ?? (options.content ? 60_000 : 10 * 60_000);
-  const shared = options.redisUrl
-    ? startSharedTier({ url: options.redisUrl, log: app.log, changes: content.changes, pageTtlMs })
-    : undefined;
+  const shared = redis ? startSharedTier({ redis, changes: content.changes, pageTtlMs }) : undefined;
   const htmlCache =
     options.htmlCache === false
       ? undefined

@@ -26,6 +26,8 @@ const SECRET = 'scale-test-secret-that-is-long-enough-0123';
 const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const PAGE_FILE = 'en-GB/pages/4711.json';
 const UK = 'uk.localhost';
+const DRAFT_TOKEN = 'draft-token-for-the-scale-tests';
+const DRAFT_URL = '/cs/api/contentstack/_drafts/scalehash/en-GB/pages/4711';
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
   const started = Date.now();
@@ -97,6 +99,14 @@ t.test('instances share invalidation, pages and price changes through Redis, and
       metrics,
       cdnPurge,
       rateLimits: { webhook: 2 },
+      preview: {
+        apiKey: 'k',
+        environment: 'e',
+        branch: 'main',
+        ssr: true,
+        editorOrigins: ['https://app.contentstack.com'],
+        draftToken: DRAFT_TOKEN,
+      },
       data: { tokenSecret: SECRET, demoChangeMs: 0 },
     });
     t.teardown(() => app.close());
@@ -183,6 +193,20 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   );
   await updates.return?.();
 
+  // A draft saved through A previews through B.
+  const draft = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const saveDraft = (instance: Instance, title: string) =>
+    instance.app.inject({
+      method: 'PUT',
+      url: DRAFT_URL,
+      headers: { host: UK, authorization: `Bearer ${DRAFT_TOKEN}`, 'content-type': 'application/json' },
+      payload: { ...draft, title, page_title: title },
+    });
+  t.equal((await saveDraft(a, 'Draft through A')).statusCode, 201);
+  const preview = await b.app.inject({ url: `${PRODUCT}?live_preview=scalehash`, headers: { host: UK } });
+  t.match(preview.body, 'Draft through A', 'B previews the draft saved through A');
+  t.notMatch((await title(b)).h1, 'Draft through A', 'visitors of B still see the published page');
+
   // Redis gone: every page is still served, and readiness says so without refusing traffic.
   redis.kill('SIGKILL');
   await new Promise((resolve) => redis.once('exit', resolve));
@@ -192,6 +216,10 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     const ready = await instance.app.inject({ url: '/readyz', headers: { host: UK } });
     t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
   }
+  const offline = await b.app.inject({ url: `${PRODUCT}?live_preview=scalehash`, headers: { host: UK } });
+  t.equal(offline.statusCode, 200, 'a preview without Redis shows published content');
+  const refused = await saveDraft(a, 'Draft while Redis is down');
+  t.equal(refused.statusCode, 503, 'saving a draft without Redis is a 503 the editor can retry');
 
   // Redis back: sharing resumes without a restart.
   redis = startRedis(redisPort);

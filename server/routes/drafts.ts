@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { type DraftStore, draftKey, isDraftAddress } from '../content/draft-store.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { type ContentKey, isValidPreviewHash } from '../content/paths.ts';
@@ -51,6 +51,12 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
     return { hash: params.hash, key };
   }
 
+  /** The draft store failed (its shared tier unreachable): the editor may retry, nothing was changed. */
+  const unavailable = (reply: FastifyReply, error: Error) => {
+    reply.log.error({ err: error }, 'Draft store failed');
+    return sendApiError(reply.header('retry-after', '5'), 503, 'Drafts are unavailable; try again shortly');
+  };
+
   const options = {
     bodyLimit: DRAFT_BODY_LIMIT,
     config: { anyHost: true, ...limitOf(app, 'drafts') },
@@ -67,7 +73,9 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
       const path = problem.slice(0, problem.indexOf(':'));
       return sendApiError(reply, 400, `Invalid content: ${problem}`, { path });
     }
-    const existed = await deps.drafts.write(target.hash, target.key, `${JSON.stringify(request.body, null, 2)}\n`);
+    const text = `${JSON.stringify(request.body, null, 2)}\n`;
+    const existed = await deps.drafts.write(target.hash, target.key, text).catch((error: unknown) => error);
+    if (existed instanceof Error) return unavailable(reply, existed);
     request.log.info({ draft: deps.drafts.locate(target.hash, target.key) }, 'Draft saved');
     return reply
       .status(existed ? 204 : 201)
@@ -78,7 +86,8 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   app.delete<{ Params: DraftParams }>(url, options, async (request, reply) => {
     const target = draftOf(request.params);
     if ('error' in target) return sendApiError(reply, target.status, target.error);
-    const removed = await deps.drafts.remove(target.hash, target.key);
+    const removed = await deps.drafts.remove(target.hash, target.key).catch((error: unknown) => error);
+    if (removed instanceof Error) return unavailable(reply, removed);
     if (!removed) return sendApiError(reply, 404, 'No such draft');
     request.log.info({ draft: deps.drafts.locate(target.hash, target.key) }, 'Draft deleted');
     return reply.status(204).header('cache-control', 'no-store').send();

@@ -4,7 +4,7 @@ import type { Catalog } from '../data/catalog.ts';
 import { relayCatalog } from './catalog-relay.ts';
 import { relayChanges } from './change-relay.ts';
 import { PageTier } from './page-tier.ts';
-import { type SharedLog, SharedRedis } from './redis.ts';
+import type { SharedRedis } from './redis.ts';
 
 export interface SharedTier {
   /** The command connection, for what keeps its own state in Redis (rate-limit counters). */
@@ -23,12 +23,11 @@ export interface SharedTier {
  * its own memory; with it unreachable, each falls back to that until Redis is back.
  */
 export function startSharedTier(options: {
-  url: string;
-  log: SharedLog;
+  redis: SharedRedis;
   changes: ContentChanges;
   pageTtlMs: number;
 }): SharedTier {
-  const redis = new SharedRedis(options.url, options.log);
+  const { redis } = options;
   const pages = new PageTier(redis, { ttlMs: options.pageTtlMs });
   relayChanges(options.changes, redis, pages);
   return {
