@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
-import { getHeapStatistics } from 'node:v8';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyMiddie from '@fastify/middie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
-import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import type { Site, SitesConfig } from '../common/site.ts';
@@ -17,24 +13,27 @@ import { purgeOnChange } from './cdn/purge.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
-import { type DataOptions, dataConnectSources, dataPlugin } from './data/plugin.ts';
+import { type DataOptions, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
+import { secureResponses } from './http/security-headers.ts';
+import { serveFiles } from './http/static-files.ts';
 import { instrumentContent } from './observability/content.ts';
-import { type Metrics, shedReason } from './observability/metrics.ts';
+import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
 import { Readiness } from './observability/readiness.ts';
 import { requestIdGenerator } from './observability/request-id.ts';
+import { type PressureOptions, shedUnderPressure } from './observability/shedding.ts';
 import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
-import { ASSETS_PREFIX, type AssetManifest, loadAssetManifest } from './render/assets.ts';
+import { type AssetManifest, loadAssetManifest } from './render/assets.ts';
 import { sendError } from './render/error-page.ts';
 import { HtmlCache } from './render/html-cache.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
-import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
+import { iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -43,8 +42,8 @@ import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { redisDraftStore } from './shared/draft-store.ts';
 import { startSharedTier } from './shared/index.ts';
 import { SharedRedis } from './shared/redis.ts';
-import { createHostResolver, hostnameOf } from './sites/resolve.ts';
-import { createMismatchLogger } from './sites/url-check.ts';
+import { createHostResolver } from './sites/resolve.ts';
+import { resolveStorefronts } from './sites/storefront-hook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -109,54 +108,6 @@ export interface ServerOptions {
   /** Requests per minute per client on the limited routes; tests lower them. */
   rateLimits?: Partial<RateLimits>;
 }
-
-export interface PressureOptions {
-  /** Mean event-loop delay (ms) over one sample above which requests are shed. */
-  maxEventLoopDelay?: number;
-  maxHeapUsedBytes?: number;
-  /** How often the process is sampled (ms). */
-  sampleInterval?: number;
-  /** Seconds a shed client is told to wait (`Retry-After`). */
-  retryAfter?: number;
-}
-
-/**
- * Shedding thresholds: well past anything a saturated benchmark produces (its event loop runs at full
- * utilisation with mean delays of tens of ms), but before the process stalls or runs out of heap.
- */
-const PRESSURE_DEFAULTS = {
-  maxEventLoopDelay: 1000,
-  maxHeapUsedBytes: Math.round(getHeapStatistics().heap_size_limit * 0.9),
-  sampleInterval: 500,
-  retryAfter: 10,
-} satisfies PressureOptions;
-
-/**
- * The headers @fastify/helmet sets for `options`. The plugin rebuilds helmet's middleware (and
- * re-parses the CSP) on every request; for one fixed configuration the result never changes, so it
- * is taken once from a throwaway instance and then set as plain headers.
- */
-async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
-  const probe = Fastify({ logger: false });
-  await probe.register(fastifyHelmet, options);
-  probe.get('/', async () => 'probe');
-  const response = await probe.inject({ url: '/' });
-  await probe.close();
-  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
-  return Object.fromEntries(
-    Object.entries(response.headers)
-      .filter(([name, value]) => !own.has(name) && typeof value === 'string')
-      .map(([name, value]) => [name, value as string]),
-  );
-}
-
-/** What a shed request gets: static, so shedding costs next to nothing. */
-const SHED_BODY =
-  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
-  '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
-
-/** Paths served the same for every host: built assets, demo images, health. */
-const HOST_FREE_PREFIXES = [ASSETS_PREFIX, '/images/', ...ICON_PATHS];
 
 /** One render report to every reporter (metrics, tracing). */
 function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics['render'] {
@@ -269,26 +220,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   observability(app, { readiness, metrics, tracing });
   if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
 
-  // Shed load with 503 + Retry-After before the event loop stalls
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
   app.server.headersTimeout = Math.min(10_000, options.timeouts?.requestMs ?? 30_000);
-  const pressure = { ...PRESSURE_DEFAULTS, ...options.pressure };
-  await app.register(fastifyUnderPressure, {
-    maxEventLoopDelay: pressure.maxEventLoopDelay,
-    maxHeapUsedBytes: pressure.maxHeapUsedBytes,
-    sampleInterval: pressure.sampleInterval,
-    pressureHandler: (request, reply, type) => {
-      // Orchestrators must still see the process alive: probes are never shed. Everything else is,
-      // whatever host it answers for (GraphQL included: it is where the cost comes from).
-      if (request.routeOptions.config?.probe) return;
-      request.log.warn({ type }, 'Under pressure: request shed');
-      metrics?.shed(shedReason(type));
-      reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
-      reply.type('text/html; charset=utf-8');
-      // under-pressure sends what the handler returns as the body (its types say void).
-      return SHED_BODY as unknown as undefined;
-    },
-  });
+  await shedUnderPressure(app, options.pressure, metrics);
   if (options.devMiddleware) {
     await app.register(fastifyMiddie);
     app.use(options.devMiddleware);
@@ -301,92 +235,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     global: false,
     ...(shared ? { redis: shared.redis, nameSpace: 'vitrine:rate:', skipOnError: true } : {}),
   });
-  // Helmet's headers are the same for every response: worked out once, not per request
-  const securityHeaders = await helmetHeaders({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Vite's client injects <style> elements for hot CSS updates; only in development.
-        styleSrc: options.devMiddleware ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        // Data layer (issue 8): 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
-        connectSrc: ["'self'", ...dataConnectSources(options.data?.url)],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // Cross-origin isolation headers would block images a CMS serves from its own CDN.
-    crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(securityHeaders);
-    // Two Host headers make the storefront ambiguous (Node keeps the first, a proxy may have used
-    // the second): refused as HTTP/1.1 requires, before anything is resolved, rendered or cached.
-    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
-      reply.code(400).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
-      reply.send('Bad Request: more than one Host header');
-      return;
-    }
-    done();
-  });
+  await secureResponses(app, { devStyles: Boolean(options.devMiddleware), dataUrl: options.data?.url });
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,
     // Quality 11 costs ~10x the CPU of 5 for a few percent: dynamic HTML gets a fast level.
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
-  if (existsSync(clientDir)) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      prefix: ASSETS_PREFIX,
-      // Brotli and gzip twins written by the build are sent as they are (issue 7).
-      preCompressed: true,
-      immutable: true,
-      maxAge: '365d',
-      index: false,
-      allowedPath: (path) => !path.startsWith('/.vite'),
-    });
-  }
   const publicDir = resolve(options.publicDir ?? 'public');
-  if (existsSync(publicDir)) {
-    await app.register(fastifyStatic, {
-      root: `${publicDir}/images`,
-      prefix: '/images/',
-      decorateReply: false,
-      maxAge: '1d',
-      index: false,
-    });
-  }
-
+  await serveFiles(app, { clientDir, publicDir });
   app.decorateRequest('site', null as unknown as Site);
-  // In production the host a visitor used should be the one the SEO links name.
-  const reportMismatch = createMismatchLogger(app.log);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.anyHost) return;
-    const url = request.raw.url ?? '/';
-    if (HOST_FREE_PREFIXES.some((p) => url.startsWith(p))) return;
-    // X-Forwarded-Host counts only from a configured trusted proxy (Fastify's request.host is that
-    // header only then) and only when it names a configured storefront (contract section 8).
-    const forwarded =
-      options.trustProxy && request.host !== request.headers.host ? hosts.resolve(request.host) : undefined;
-    const found =
-      forwarded && 'site' in forwarded && !forwarded.forced ? forwarded : hosts.resolve(request.headers.host);
-    if ('error' in found) {
-      // Never cached, never linked: the host is not one of ours.
-      return sendError(reply, deps, {
-        status: found.error.status,
-        message: found.error.message,
-        path: '',
-        locale: sites.fallbackLocale,
-      });
-    }
-    request.site = found.site;
-    if (!dev && !found.forced)
-      reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
+  resolveStorefronts(app, {
+    hosts,
+    trustProxy: Boolean(options.trustProxy),
+    dev,
+    refuse: (reply, error) =>
+      sendError(reply, deps, { status: error.status, message: error.message, path: '', locale: sites.fallbackLocale }),
   });
 
   await app.register(healthRoutes);
@@ -443,11 +307,4 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await shared?.close();
   });
   return app;
-}
-
-/** How many Host headers a request carries (rawHeaders alternates names and values). */
-function hostHeaderCount(rawHeaders: string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') count++;
-  return count;
 }

@@ -1,0 +1,71 @@
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { dataConnectSources } from '../data/plugin.ts';
+
+/**
+ * The headers @fastify/helmet sets for `options`. The plugin rebuilds helmet's middleware (and
+ * re-parses the CSP) on every request; for one fixed configuration the result never changes, so it
+ * is taken once from a throwaway instance and then set as plain headers.
+ */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(fastifyHelmet, options);
+  probe.get('/', async () => 'probe');
+  const response = await probe.inject({ url: '/' });
+  await probe.close();
+  const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+  return Object.fromEntries(
+    Object.entries(response.headers)
+      .filter(([name, value]) => !own.has(name) && typeof value === 'string')
+      .map(([name, value]) => [name, value as string]),
+  );
+}
+
+/**
+ * Every response carries the security headers (CSP, HSTS, nosniff, frame rules); a request with two
+ * Host headers is refused before anything else runs.
+ */
+export async function secureResponses(
+  app: FastifyInstance,
+  options: { devStyles: boolean; dataUrl: string | undefined },
+): Promise<void> {
+  // Helmet's headers are the same for every response: worked out once, not per request
+  const securityHeaders = await helmetHeaders({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Vite's client injects <style> elements for hot CSS updates; only in development.
+        styleSrc: options.devStyles ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        // Data layer (issue 8): 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
+        connectSrc: ["'self'", ...dataConnectSources(options.dataUrl)],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Cross-origin isolation headers would block images a CMS serves from its own CDN.
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(securityHeaders);
+    // Two Host headers make the storefront ambiguous (Node keeps the first, a proxy may have used
+    // the second): refused as HTTP/1.1 requires, before anything is resolved, rendered or cached.
+    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
+      reply.code(400).header('cache-control', 'no-store').type('text/plain; charset=utf-8');
+      reply.send('Bad Request: more than one Host header');
+      return;
+    }
+    done();
+  });
+}
+
+/** How many Host headers a request carries (rawHeaders alternates names and values). */
+function hostHeaderCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') count++;
+  return count;
+}

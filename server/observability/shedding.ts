@@ -1,0 +1,58 @@
+import { getHeapStatistics } from 'node:v8';
+import fastifyUnderPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import { type Metrics, shedReason } from './metrics.ts';
+
+export interface PressureOptions {
+  /** Mean event-loop delay (ms) over one sample above which requests are shed. */
+  maxEventLoopDelay?: number;
+  maxHeapUsedBytes?: number;
+  /** How often the process is sampled (ms). */
+  sampleInterval?: number;
+  /** Seconds a shed client is told to wait (`Retry-After`). */
+  retryAfter?: number;
+}
+
+/**
+ * Shedding thresholds: well past anything a saturated benchmark produces (its event loop runs at full
+ * utilisation with mean delays of tens of ms), but before the process stalls or runs out of heap.
+ */
+const PRESSURE_DEFAULTS = {
+  maxEventLoopDelay: 1000,
+  maxHeapUsedBytes: Math.round(getHeapStatistics().heap_size_limit * 0.9),
+  sampleInterval: 500,
+  retryAfter: 10,
+} satisfies PressureOptions;
+
+/**
+ * Sheds load with 503 and Retry-After before the event loop stalls or the heap runs out. Probes are
+ * never shed, so an orchestrator does not take a busy process for a dead one.
+ */
+export async function shedUnderPressure(
+  app: FastifyInstance,
+  overrides: PressureOptions | undefined,
+  metrics: Metrics | undefined,
+): Promise<void> {
+  const pressure = { ...PRESSURE_DEFAULTS, ...overrides };
+  await app.register(fastifyUnderPressure, {
+    maxEventLoopDelay: pressure.maxEventLoopDelay,
+    maxHeapUsedBytes: pressure.maxHeapUsedBytes,
+    sampleInterval: pressure.sampleInterval,
+    pressureHandler: (request, reply, type) => {
+      // Orchestrators must still see the process alive: probes are never shed. Everything else is,
+      // whatever host it answers for (GraphQL included: it is where the cost comes from).
+      if (request.routeOptions.config?.probe) return;
+      request.log.warn({ type }, 'Under pressure: request shed');
+      metrics?.shed(shedReason(type));
+      reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
+      reply.type('text/html; charset=utf-8');
+      // under-pressure sends what the handler returns as the body (its types say void).
+      return SHED_BODY as unknown as undefined;
+    },
+  });
+}
+
+/** What a shed request gets: static, so shedding costs next to nothing. */
+const SHED_BODY =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
+  '<body><h1>503 Service Unavailable</h1><p>The server is busy. Please try again shortly.</p></body></html>';
