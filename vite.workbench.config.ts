@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 
 /**
- * The preview workbench's bundle (issue 13, docs/decisions/0011-workbench.md): one IIFE,
+ * The preview workbench's bundle (docs/decisions/0011-workbench.md): one IIFE,
  * `dist/workbench/workbench.js`, served by server/routes/workbench.ts at /__workbench/workbench.js.
  * It carries the real @contentstack/advanced-post-message (a devDependency: only the build needs it).
  */

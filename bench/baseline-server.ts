@@ -1,5 +1,5 @@
 /**
- * The bench's reference points (issue 10), started by bench/run.ts pinned like the real server:
+ * The bench's reference points, started by bench/run.ts pinned like the real server:
  * - `/floor`: the product page's React tree, built by the server's own code (buildPage, pageElement),
  *   rendered with `renderToString` in a bare Fastify route: what React itself costs.
  * - `/ceiling`: the same HTML as a static string: what Fastify and the socket cost.

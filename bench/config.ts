@@ -1,3 +1,3 @@
-/** The demo pages the bench loads (contract section 7): all on the UK storefront. */
+/** The demo pages the bench loads: all on the UK storefront. */
 export const BENCH_HOST = 'www.halden.co.uk';
 export const PRODUCT_PATH = '/cs/kitchen/aquasense-60-dishwasher-4711';

@@ -1,5 +1,5 @@
 /**
- * The load test (`npm run bench -- --load`, issue 10): 200 connections for 60 s against a mix of
+ * The load test (`npm run bench -- --load`): 200 connections for 60 s against a mix of
  * pages on three storefronts, while the content comes from a fake upstream that fails half the
  * time (5xx, garbage JSON, slow, reset). The server runs with the HTML cache on and short cache
  * lifetimes, so pages keep being re-rendered from a failing upstream throughout. Reports responses
@@ -25,7 +25,7 @@ const FAULTS: Fault[] = ['5xx', 'garbage', 'slow', 'reset'];
 
 /**
  * A content service that fails half the time: otherwise it proxies to the embedded store's HTTP
- * face (contract section 4), which answers for the storefront the forwarded host names.
+ * face, which answers for the storefront the forwarded host names.
  */
 function fakeUpstream(storePort: number) {
   const counts: Record<Fault, number> = { pass: 0, '5xx': 0, garbage: 0, slow: 0, reset: 0 };

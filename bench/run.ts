@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 10, contract section 7): the production server pinned to one core, loaded
+ * `npm run bench`: the production server pinned to one core, loaded
  * from the other with autocannon over loopback; every scenario uncached (HTML_CACHE=off) and cached;
  * then a floor (the product page's React tree through `renderToString` in a bare Fastify route) and
  * a ceiling (the same HTML as a static string), set up the same way. `--load` adds the load test
@@ -267,7 +267,7 @@ function runtimeLine(): string {
   return `island runtime: ${kb(min)} min, ${kb(gzip)} gzip (${files.size} files, ${runtime === 'preact' ? 'preact/compat' : 'React DOM'} included)`;
 }
 
-/** The preview script's size, measured by the SDK's own script (issue 9), or "not built". */
+/** The preview script's size, measured by the SDK's own script, or "not built". */
 async function previewLines(): Promise<string[]> {
   const reference = `reference preview SDK: ${kb(REFERENCE_SDK.min)} min, ${kb(REFERENCE_SDK.gzip)} gzip`;
   if (!existsSync('scripts/sdk-size.ts')) return ['preview script: not built', reference];

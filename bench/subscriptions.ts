@@ -9,7 +9,7 @@ import { loadCatalog } from '../server/data/catalog.ts';
 import { dataPlugin } from '../server/data/plugin.ts';
 
 /**
- * Subscription fan-out (issue 8's closing note): how many live-price clients one server process
+ * Subscription fan-out: how many live-price clients one server process
  * holds, and how many `productUpdated` messages per second it delivers to them, on one core. The
  * backend runs in this process (one JavaScript thread); the clients run in child processes, so the
  * CPU and heap figures are the server's alone. Prices change as fast as the server can push them;

@@ -39,7 +39,7 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
   );
 }
 
-/** Live preview (issue 9): the config as JSON data, then the script that reads it; no inline code. */
+/** Live preview: the config as JSON data, then the script that reads it; no inline code. */
 function PreviewScriptTags({ script }: { script: PreviewScript }) {
   return (
     <>

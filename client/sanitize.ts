@@ -28,7 +28,7 @@ const INLINE_OPTIONS: sanitizeHtml.IOptions = {
 };
 
 /**
- * Sanitising is a pure function of its input and was ~7 % of an uncached render (issue 10): the
+ * Sanitising is a pure function of its input and was ~7 % of an uncached render: the
  * same CMS text is cleaned once and then reused until it is evicted. Bounded by characters kept,
  * so hostile or huge content cannot grow the process.
  */

@@ -1,5 +1,5 @@
 /**
- * The entity shapes of the content service (public-site spec section 3, contract sections 4 and 8).
+ * The entity shapes of the content service.
  * The embedded store validates files against the schemas in server/content/schemas.ts, which are
  * written to produce exactly these types.
  */

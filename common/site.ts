@@ -1,4 +1,4 @@
-/** Storefront configuration as the server uses it after validation (contract section 3). */
+/** Storefront configuration as the server uses it after validation. */
 
 export type LocaleStrategy = 'no_prefix' | 'prefix' | 'prefix_except_default' | 'prefix_and_default';
 

@@ -12,7 +12,7 @@ interface BuildUpdateOptions {
 }
 
 /**
- * Build-update detection (spec sections 4 and 7): polls `builds/latest.json?{timestamp}`; when its
+ * Build-update detection: polls `builds/latest.json?{timestamp}`; when its
  * id differs from the running build, every later same-origin navigation is a full document load
  * (links here already are) and the route-rules manifest of the new build is fetched; a failing
  * manifest fetch is only logged. Returns a stop function.

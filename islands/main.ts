@@ -4,7 +4,7 @@ import { reloadOnce } from './reload-guard.ts';
 import { start } from './runtime.ts';
 import { readRuntimeData } from './runtime-data.ts';
 
-// The entry the page loads, only on pages that have islands (contract section 8): islands, plus the
+// The entry the page loads, only on pages that have islands: islands, plus the
 // build-update check, prefetching and the reload guard that ride along with them.
 const data = readRuntimeData(document);
 document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));

@@ -1,5 +1,5 @@
 // Writes brotli (quality 11) and gzip twins of every built script and stylesheet, so the static
-// server sends them precompressed instead of compressing on every request (issue 7).
+// server sends them precompressed instead of compressing on every request.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

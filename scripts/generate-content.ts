@@ -1,5 +1,5 @@
 /**
- * Writes the demo content store (contract section 4) from one text file per locale in
+ * Writes the demo content store from one text file per locale in
  * content-src/. The structure (pages, templates, components, footnote sources) is the same in
  * every locale; the words, slugs and prices are the locale's own. Run: npx tsx scripts/generate-content.ts
  */
@@ -458,7 +458,7 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
   );
 
   write('_applicationConfiguration.json', {
-    // One storefront shows the header-less variant (issue 3): Ireland.
+    // One storefront shows the header-less variant: Ireland.
     globals: { dhfIsEnabled: locale !== 'en-IE' },
     navigation: {
       header: {

@@ -3,13 +3,13 @@ import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 
 /**
- * Sizes of the preview layer, measured as issue 9 asks (esbuild-minified IIFE, gzip -9) so they
+ * Sizes of the preview layer, measured as the budget is set (esbuild-minified IIFE, gzip -9) so they
  * compare with the reference's 374 KB / 121 KB and Contentful's 34 KB / 12.4 KB. The core is the
  * standalone script every preview page loads; the chunks load on demand. `npx tsx scripts/sdk-size.ts`
  * prints them; the benchmark imports `measureSdk`.
  */
 
-/** Issue 9: the preview core stays within 10 KB gzip. */
+/** The preview core stays within 10 KB gzip. */
 export const CORE_BUDGET_GZIP = 10 * 1024;
 /** The lazy chunks' budgets: the visual builder and collaboration. */
 export const BUILDER_BUDGET_GZIP = 20 * 1024;

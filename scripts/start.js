@@ -1,5 +1,5 @@
 // `npm start`: build when the build output is missing or older than the sources, then serve it
-// (contract section 2). Plain JavaScript so it runs before anything is compiled.
+// Plain JavaScript so it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

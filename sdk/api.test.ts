@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { createLivePreview } from './api.ts';
 import { framedSite, settle } from './test-editor.ts';
 
-/** The public API (reference c.2) in a framed page, with the real editor library on the other side. */
+/** The public API in a framed page, with the real editor library on the other side. */
 
 const PAGE =
   'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&content_type_uid=page&entry_uid=4711';

@@ -8,7 +8,7 @@ import { logger } from './logger.ts';
 import { SDK_VERSION } from './protocol.ts';
 
 /**
- * The public API (reference c.2), the same object for the ES module and the standalone script;
+ * The public API, the same object for the ES module and the standalone script;
  * each passes its own way of loading the lazy chunks.
  */
 export interface LivePreview {
@@ -30,7 +30,7 @@ export function createLivePreview(loaders: Loaders): LivePreview {
   let layer: Layer | undefined;
   let subscribers: Subscribers | undefined;
   const browser = typeof window !== 'undefined';
-  // Subscribers registered before init wait here (reference b.2, step 4).
+  // Subscribers registered before init wait here.
   const waiting = createSubscribers(globalThis.crypto);
   const current = () => subscribers ?? waiting;
   const readUrl = () => {
@@ -59,7 +59,7 @@ export function createLivePreview(loaders: Loaders): LivePreview {
     onEntryChange(callback, { skipInitialRender = false } = {}) {
       const id = current().add(callback);
       const search = browser ? new URLSearchParams(window.location.search) : undefined;
-      // The builder sends no first client-data-send, so its pages render at once (reference c.2).
+      // The builder sends no first client-data-send, so its pages render at once.
       if (!skipInitialRender || (search?.has('live_preview') && search.has('builder'))) callback();
       return id;
     },

@@ -1,5 +1,5 @@
 /**
- * The layer's side of the DOM contract (reference f.1, f.2): the attributes the site writes, the
+ * The layer's side of the DOM contract: the attributes the site writes, the
  * ids and attributes the layer writes, and where the page sits.
  */
 /** A window with its constructors (`win.Element`, …): the page's, or a test's. */

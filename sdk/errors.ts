@@ -1,5 +1,5 @@
 /**
- * The layer's own error catalogue (spec sections 5 and 8), apart from the messaging codes of
+ * The layer's own error catalogue, apart from the messaging codes of
  * transport/errors.ts. Texts are the spec's, word for word where it gives one. Every entry is a
  * caller mistake (configuration, API use) or a page problem, never a bug of ours; bugs surface as
  * ordinary exceptions. Never reuse a retired code.

@@ -1,7 +1,7 @@
 import { createLivePreview } from './api.ts';
 
 /**
- * The ES module entry: the live-preview layer for any site (reference c.1). The HTML sanitiser is
+ * The ES module entry: the live-preview layer for any site. The HTML sanitiser is
  * a separate chunk, fetched the first time the editor sends HTML; the visual builder is another,
  * fetched only in a builder window.
  */

@@ -1,5 +1,5 @@
 /**
- * The layer's timings and distances in one place (spec section 9), named for what they pace, so a
+ * The layer's timings and distances in one place, named for what they pace, so a
  * rule used by two features is one constant.
  */
 

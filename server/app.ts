@@ -83,7 +83,7 @@ export interface ServerOptions {
   timeouts?: { connectionMs?: number; requestMs?: number };
   /** Set false to render every request (the rendered-HTML cache is on by default). */
   htmlCache?: boolean;
-  /** Fastify's trustProxy: which peers may set X-Forwarded-* (contract section 8). Off by default. */
+  /** Fastify's trustProxy: which peers may set X-Forwarded-*. Off by default. */
   trustProxy?: string;
   /** The GraphQL data backend: the embedded one at /graphql, unless `data.url` names another. */
   data?: DataOptions;
@@ -123,11 +123,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const undecodable: { reply?: (status: number, host: string | undefined, reply: FastifyReply) => unknown } = {};
   const app = Fastify({
     logger: options.logger ?? false,
-    // Issue 10: two log lines per request cost more than serving a cached page; off in production.
+    // Two log lines per request cost more than serving a cached page; off in production.
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     trustProxy: options.trustProxy || false,
     genReqId: requestIdGenerator(options.trustProxy),
-    // Bounded requests and slow-client protection (issue 10, security case 16).
+    // Bounded requests and slow-client protection (security case 16).
     bodyLimit: 256 * 1024,
     connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
     requestTimeout: options.timeouts?.requestMs ?? 30_000,
@@ -183,8 +183,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           ...(shared ? { tier: shared.pages } : {}),
         });
   if (htmlCache) content.changes.subscribe(() => htmlCache.clear());
-  let preview = options.preview ?? readPreviewConfig(); // live preview (issue 9)
-  // Preview workbench (issue 13): needs the embedded store and a draft token; it frames pages from their own origin.
+  let preview = options.preview ?? readPreviewConfig(); // live preview
+  // Preview workbench: needs the embedded store and a draft token; it frames pages from their own origin.
   const workbench = options.workbench && store && preview.draftToken ? options.workbench : undefined;
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);

@@ -5,7 +5,7 @@ import { type AssetManifest, ISLAND_SOURCES } from './render/assets.ts';
 
 /**
  * `npm run dev`: Vite in middleware mode serves the island sources, the runtime and the layout
- * stylesheets with hot reload (contract section 2); server code restarts through `tsx watch`.
+ * stylesheets with hot reload; server code restarts through `tsx watch`.
  * Nothing here is imported in production.
  */
 export interface DevAssets {

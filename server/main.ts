@@ -95,9 +95,9 @@ async function runServer(env: Env): Promise<void> {
       tokenSecret: env.GRAPHQL_TOKEN_SECRET,
       demoChangeMs: env.GRAPHQL_DEMO_CHANGE_MS,
     },
-    // Preview workbench (issue 13): a development tool; production needs WORKBENCH=on.
+    // Preview workbench: a development tool; production needs WORKBENCH=on.
     ...((dev ? env.WORKBENCH !== 'off' : env.WORKBENCH === 'on') && !content ? { workbench: { port: env.PORT } } : {}),
-    // Issue 10: HTML_CACHE=off for the bench's uncached rows; per-request log lines in development
+    // HTML_CACHE=off for the bench's uncached rows; per-request log lines in development
     // only (production logs warnings, errors and lifecycle: two lines per request cost more than a cached page).
     htmlCache: env.HTML_CACHE !== 'off',
     htmlCacheTtlMs: env.HTML_CACHE_TTL_MS,

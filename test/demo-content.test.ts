@@ -6,7 +6,7 @@ import { SUPPORTED_LOCALES } from '../common/locales.ts';
 import { loadSitesConfig } from '../server/config/sites.ts';
 import { createEmbeddedStore } from '../server/content/store.ts';
 
-/** Issue 3: the demo store is complete, valid, localised, and priced in each storefront's currency. */
+/** The demo store is complete, valid, localised, and priced in each storefront's currency. */
 const store = createEmbeddedStore({ dir: 'content' });
 const { config } = loadSitesConfig('config/sites.json');
 const PAGE_IDS = ['125', '200', '300', '4711', '4712', '5810', '6020', '7000', '8000'];

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createEmbeddedStore } from '../server/content/store.ts';
 import { demoServer, HOSTS } from './helpers.ts';
 
-/** Issue 10: published pages render once, are revalidated by ETag, and follow content changes. */
+/** Published pages render once, are revalidated by ETag, and follow content changes. */
 const PATH = '/cs/kitchen/aquasense-60-dishwasher-4711';
 
 /** A server whose template reads are counted; `failNext` makes the next one fail. */

@@ -4,7 +4,7 @@ import t from 'tap';
 import { intlLocale, SUPPORTED_LOCALES } from '../common/locales.ts';
 
 /**
- * Issue 6: every locale has exactly the source locale's keys, every message is valid ICU and
+ * Every locale has exactly the source locale's keys, every message is valid ICU and
  * formats with sample arguments, and country variants keep their spelling rules.
  */
 const SOURCE = 'en-GB';

@@ -80,7 +80,7 @@ t.test('the service page leaves excluded taxonomy segments out of its breadcrumb
   t.match(crumbs, '>Support<');
 });
 
-/** Every redirect rule of issue 4, as one row each (name, host, url, headers, status, Location). */
+/** Every redirect rule, as one row each (name, host, url, headers, status, Location). */
 const REDIRECTS: [string, string, string, Record<string, string>, number, string][] = [
   ['non-canonical page path keeps the query', HOSTS.uk, '/cs/wrong/path-4711?ref=x', {}, 301, `${DISHWASHER_UK}?ref=x`],
   ['page id 125 goes home (single-language)', HOSTS.uk, '/cs/anything-125', {}, 301, '/'],
@@ -107,7 +107,7 @@ const REDIRECTS: [string, string, string, Record<string, string>, number, string
   ['a route rule redirects', HOSTS.ch, '/de/cs/aktion', {}, 301, '/de/cs/kueche/aquasense-60-geschirrspueler-4711'],
 ];
 
-/** The router's 404 messages of the error catalogue (spec section 8). */
+/** The router's 404 messages of the error catalogue. */
 const NOT_FOUND: [string, string, string][] = [
   [HOSTS.uk, '/cs/kitchen', 'Page UUID is missing'],
   [HOSTS.uk, '/cs/nope-999', 'Page 999 not found'],

@@ -10,7 +10,7 @@ import { createUpstreamContentService } from '../server/content/upstream.ts';
 import { demoServer, HOSTS } from './helpers.ts';
 
 /**
- * Issue 10, resilience: content faults serve the last good page, else a 503 error page, and never
+ * Resilience: content faults serve the last good page, else a 503 error page, and never
  * stop the server serving other pages; under pressure requests are shed with 503 + Retry-After.
  * No assertion here is about speed.
  */
@@ -112,7 +112,7 @@ t.test('a page built while a read failed is served but never cached, nor kept by
 type Mode = 'pass' | '5xx' | 'garbage' | 'slow';
 
 /**
- * A content service over HTTP in front of the demo store's HTTP face (contract section 4), failing
+ * A content service over HTTP in front of the demo store's HTTP face, failing
  * on demand: 5xx, garbage JSON, slow (past the client's timeouts), or refused (not listening).
  */
 async function faultyUpstream(t: Test) {

@@ -11,7 +11,7 @@ import { loadSitesConfig } from '../server/config/sites.ts';
 import { demoServer, HOSTS } from './helpers.ts';
 
 /**
- * The attack catalogue of issue 14 (cases 1–11 and 15–17; the preview cases live with the preview
+ * The attack catalogue of docs/security.md (cases 1–11 and 15–17; the preview cases live with the preview
  * layer's tests). Each test is named after the attack; headers go over a real socket.
  */
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { COLLAB_HANDLERS, type CollabState, collabInit, DEMO_USERS } from './collab.ts';
 
-/** The workbench's answers to the layer's `collab-*` requests (reference b.6). */
+/** The workbench's answers to the layer's `collab-*` requests. */
 
 const run = (state: CollabState, type: string, data: Record<string, unknown>) =>
   COLLAB_HANDLERS[type]?.run(state, data) as Record<string, unknown>;

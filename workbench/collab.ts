@@ -1,5 +1,5 @@
 /**
- * Collaboration for the workbench (reference b.6): the threads and comments of one page, answered
+ * Collaboration for the workbench: the threads and comments of one page, answered
  * to the layer's `collab-*` requests and kept by the server in a JSON file per page under the draft
  * area. Pure: every function changes the given state and returns the answer the layer expects.
  */
@@ -54,7 +54,7 @@ export const DEMO_USERS: User[] = [
 export const CURRENT_USER = DEMO_USERS[0] as User;
 export const INVITE_UID = 'workbench';
 
-/** What the builder's `init` reply carries under `collab` (reference b.2). */
+/** What the builder's `init` reply carries under `collab`. */
 export function collabInit(state: CollabState, enable: boolean) {
   return {
     enable,

@@ -7,7 +7,7 @@ import { Island } from '../render/island.tsx';
 /**
  * A price in the storefront's currency with the citations of its pricing footnotes.
  *
- * With `productId` the amount is the live price island (issue 8): the same server-rendered text,
+ * With `productId` the amount is the live price island: the same server-rendered text,
  * then kept current over the data backend's subscription. Only a product's own feature list asks
  * for it; teaser grids stay static, so a page without a feature list loads no price JavaScript.
  * In preview (a `data-cslp` tag) the price stays static: the editor is changing the content value,

@@ -30,7 +30,7 @@ export const registry: Record<string, AnyComponent> = {
 /** Content types that render as islands, so the page knows before rendering which code it loads. */
 export const ISLAND_COMPONENTS: Record<string, string> = {
   parallax_banner: 'parallax',
-  // The feature list's price is live (issue 8, client/components/price.tsx).
+  // The feature list's price is live (client/components/price.tsx).
   product_feature_list: 'price',
 };
 

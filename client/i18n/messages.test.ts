@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createMessageCatalog } from './messages.ts';
 
-/** Issue 6: on-demand loading, caching, fallback chain locale → fallback → key, and retry after a failure. */
+/** On-demand loading, caching, fallback chain locale → fallback → key, and retry after a failure. */
 function setup(t: { teardown(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'vitrine-locales-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

@@ -23,7 +23,7 @@ interface CatalogOptions {
 }
 
 /**
- * Messages are read and compiled on first use per locale and cached (issue 6). A file that fails to
+ * Messages are read and compiled on first use per locale and cached. A file that fails to
  * load is logged as `Failed locale loading` and not cached, so a later request tries again.
  */
 export function createMessageCatalog({ dir, fallbackLocale, log }: CatalogOptions): MessageCatalog {

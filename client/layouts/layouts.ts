@@ -1,7 +1,7 @@
 import type { LayoutName } from '../../common/content.ts';
 
 /**
- * The six layouts of spec section 2. They differ only in which chrome surrounds the content, so
+ * The six page layouts. They differ only in which chrome surrounds the content, so
  * they are rows of one table rather than six components. Each has its own stylesheet entry
  * (client/layouts/{name}.css) loaded only on pages that use it.
  */

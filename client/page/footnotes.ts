@@ -1,7 +1,7 @@
 import type { ComponentEntry, Footnote } from '../../common/content.ts';
 
 /**
- * Footnote collection (contract section 4, spec sections 3 and 4): pricing footnotes from any
+ * Footnote collection: pricing footnotes from any
  * `pricingFootnotesContainer`, content footnotes from PATENT_INFORMATION / LEGAL_INFORMATION objects
  * inside `benefitGroups[].contents[]`, `featuredBenefits[]` and `productFeatures[]`, at any depth.
  * One footnote per id; the 1-based index follows first appearance in page order.

@@ -76,7 +76,7 @@ interface HeadInput {
   twitterSite?: string;
 }
 
-/** Spec section 2 "Page titles and metadata", issue 5 "Head". */
+/** Page titles and metadata: title, description, canonical, robots, alternates and social tags. */
 export function buildHead({
   page,
   path,

@@ -4,7 +4,7 @@ import type { FootnoteCollection } from './footnotes.ts';
 export const LEGAL_SECTION_ID = 'legal-notes';
 
 /**
- * Legal section placement (spec section 4): with no legal_section_block on the page, one is
+ * Legal section placement: with no legal_section_block on the page, one is
  * appended after the body; otherwise the collected footnotes are prepended to the footnotes of the
  * last legal_section_block. Returns new arrays; the inputs are not changed.
  */

@@ -1,7 +1,7 @@
 /**
  * Links written in content (taxonomy segment links, navigation links) may carry the language prefix
  * or not, or be absolute on the storefront's own host: all three render the same link, with the
- * prefix exactly once (contract section 8).
+ * prefix exactly once.
  */
 export interface LinkBase {
   /** The page's language prefix: `/de`, or '' on a single-language domain. */

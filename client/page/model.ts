@@ -34,7 +34,7 @@ export interface PageModel {
   islands: string[];
   footnotes: FootnoteCollection;
   preview: boolean;
-  /** Live preview (issue 9): the layer's script on preview responses only. */
+  /** Live preview: the layer's script on preview responses only. */
   previewScript?: PreviewScript;
 }
 

@@ -5,7 +5,7 @@ import { useRender } from './context.ts';
 const CitedHere = createContext<Set<string> | null>(null);
 
 /**
- * Citations for footnote ids (contract section 8): `<sup><a href="#{anchor}">{index}</a></sup>`.
+ * Citations for footnote ids: `<sup><a href="#{anchor}">{index}</a></sup>`.
  * Ids the page did not collect render nothing.
  */
 export function Cite({ ids }: { ids: readonly string[] }) {

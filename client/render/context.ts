@@ -13,7 +13,7 @@ export interface RenderContext {
   footnote(id: string): Footnote | undefined;
   /** Anchors already cited once: the first citation of each gets the id the legal item links back to. */
   citedAnchors: Set<string>;
-  /** `data-cslp` attributes in preview, nothing for visitors (contract section 6). */
+  /** `data-cslp` attributes in preview, nothing for visitors. */
   cslp(path: string): { 'data-cslp'?: string };
   islandUrl: IslandUrl;
   /** Components before this index are above the fold: only the first hero gets fetchpriority=high. */

@@ -22,5 +22,5 @@ export const TOKEN_COOKIE_MAX_AGE_S = 604_800;
 export const TOKEN_COOKIE_NAME = 'vitrine_token';
 export const TOKEN_TYPE = 'Bearer';
 export const TOKEN_HEADER = 'Authorization';
-/** The embedded backend's path (contract section 5). */
+/** The embedded backend's path. */
 export const DEFAULT_ENDPOINT = '/graphql';

@@ -1,5 +1,5 @@
 /**
- * GraphQL over HTTP POST from the browser (spec section 7). The same rules as the server's generic
+ * GraphQL over HTTP POST from the browser. The same rules as the server's generic
  * client (server/http/client.ts, which runs on undici and cannot ship to a browser): a request with
  * a body is never retried, and a status from 400 to 599 is an error naming method, URL, status and
  * status text. Default options are the spec's: no cache, error policy all.

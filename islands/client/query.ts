@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError, GraphQLResult } from './http.ts';
 
 /**
- * The query state machine (spec section 4): loading, setVariables, fetchMore, refetch and poll
+ * The query state machine: loading, setVariables, fetchMore, refetch and poll
  * while a request runs, then ready or error. The newest request wins: starting one aborts the one
  * in flight, so an old answer never overwrites a newer one. With error policy all, an answer with
  * data is ready (its errors alongside); only an answer without data, or a failed request, is error.

@@ -12,7 +12,7 @@ import type { GraphQLRequest } from './http.ts';
 import { authorizationHeader } from './token.ts';
 
 /**
- * The real-time channel (spec sections 4, 5, 8 and 9) on graphql-ws, which speaks the
+ * The real-time channel on graphql-ws, which speaks the
  * graphql-transport-ws protocol, validates every server message (string type; non-empty string id
  * for next, error and complete; object payload; an invalid one closes the socket with 4004) and
  * classifies close codes: 4500, 4005, 4400, 4004, 4401, 4406, 4409 and 4429 end the connection for
@@ -33,7 +33,7 @@ export interface RealtimeOptions {
   jitterMaxMs?: number;
   keepAliveMs?: number;
   ackTimeoutMs?: number;
-  /** Errors of the channel and of subscriptions (spec section 8: "errors go to an error hook"). */
+  /** Errors of the channel and of subscriptions ("errors go to an error hook"). */
   onError?: (error: unknown) => void;
   /** Where "Socket closed with event …" goes. */
   log?: (message: string) => void;

@@ -3,7 +3,7 @@ import { RESULT_CACHE_MAX } from './constants.ts';
 import type { GraphQLResult } from './http.ts';
 
 /**
- * The bounded result cache (spec section 9: 50,000 entries), for callers that opt in by handing
+ * The bounded result cache (50,000 entries), for callers that opt in by handing
  * one to the client. The default policy is no-cache, so an island that never asks for it never
  * loads it: live prices must not come from a cache.
  */

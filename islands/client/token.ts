@@ -1,7 +1,7 @@
 import { TOKEN_COOKIE_MAX_AGE_S, TOKEN_COOKIE_NAME, TOKEN_HEADER, TOKEN_TYPE } from './constants.ts';
 
 /**
- * Token storage (spec sections 4 and 9): a cookie of 604800 s, Secure, SameSite Lax, sent by the
+ * Token storage: a cookie of 604800 s, Secure, SameSite Lax, sent by the
  * client as `Authorization: Bearer {token}`. The cookie is readable by script on purpose: the
  * backend takes the token from the header, never from the cookie, so a cross-site request that
  * carries the cookie proves nothing.

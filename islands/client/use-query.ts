@@ -11,7 +11,7 @@ export interface QueryHandle<T, V> extends QuerySnapshot<T, V> {
 }
 
 /**
- * A query for an island (spec section 4's states through React). The server render and the first
+ * A query for an island (the query states, through React). The server render and the first
  * client render both show `initialData` in state loading, so hydration matches; the request starts
  * in an effect. `client` is a getter because there is no client on the server.
  */

@@ -16,7 +16,7 @@ export interface HeaderProps {
 const MENU_ID = 'site-menu';
 
 /**
- * Navigation header (issue 7). Before hydration it is a bar of plain links; once hydrated, narrow
+ * Navigation header. Before hydration it is a bar of plain links; once hydrated, narrow
  * screens get a menu toggle that opens and closes by mouse, touch and keyboard (Escape closes and
  * returns focus to the toggle).
  */

@@ -10,7 +10,7 @@ export interface ParallaxProps {
 const DEPTH = 0.25;
 
 /**
- * Parallax banner (spec section 1, issue 7): a rAF-throttled, passive scroll listener moves the
+ * Parallax banner: a rAF-throttled, passive scroll listener moves the
  * image. Under `prefers-reduced-motion: reduce` there is no effect and no listener at all.
  */
 export default function Parallax({ headline, text, image }: ParallaxProps) {

@@ -28,7 +28,7 @@ interface LiveProduct {
 const RESTORED_VISIBLE_MS = 5000;
 
 /**
- * The live price (issue 8). Renders the server's price, then asks the backend for the current one
+ * The live price. Renders the server's price, then asks the backend for the current one
  * and follows `productUpdated`. When the socket is lost it says so, and when it is back it says
  * that too and refetches, since changes made meanwhile were never pushed. The status line is a
  * polite live region present from the first render, so screen readers announce both messages.

@@ -13,7 +13,7 @@ import { watchVariantPatches } from './variant-watch.ts';
 
 /**
  * The visual builder: a lazy chunk the core starts once the editor has said the window is a
- * builder (reference b.2). Its features, each a module started with the one shared context:
+ * builder. Its features, each a module started with the one shared context:
  * - hover.ts: outline and type cursor under the pointer;
  * - focus.ts: click to focus (overlay, toolbar, add buttons), Escape to end;
  * - toolbar.ts: what the focused field's toolbar offers;
@@ -29,7 +29,7 @@ export interface BuilderOptions {
   config: Config;
   /** The visual-builder channel the core opened. */
   channel: Channel;
-  /** The core's live-preview channel, for `variant-patch-update` (reference b.3). */
+  /** The core's live-preview channel, for `variant-patch-update`. */
   livePreview?: Channel;
 }
 

@@ -126,7 +126,7 @@ export function createContext(
 export const ignore = (error: unknown) => logger.debug(error);
 export const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
-/** Text as the editor stores it: `innerText` turns `<br>` into line breaks (reference b.5, update-field). */
+/** Text as the editor stores it: `innerText` turns `<br>` into line breaks (update-field). */
 export function textOf(element: HTMLElement): string {
   const text = (element as { innerText?: unknown }).innerText;
   return typeof text === 'string' ? text : (element.textContent ?? '');

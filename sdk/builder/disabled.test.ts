@@ -22,7 +22,7 @@ function field(overrides: Partial<FieldContext> = {}, classes: string[] = []): F
   };
 }
 
-t.test('every disabled reason of spec section 6 shows its own text', async (t) => {
+t.test('every disabled reason shows its own text', async (t) => {
   t.equal(disabledReason(field()), '', 'an ordinary field is editable');
   t.equal(disabledReason(field({ permissions: { ...allowed, update: false } })), DISABLED_REASONS.ENTRY_UPDATE);
   t.equal(

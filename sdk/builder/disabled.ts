@@ -3,7 +3,7 @@ import type { FieldSchema } from './field-type.ts';
 import type { Permissions } from './protocol.ts';
 
 /**
- * When a field is disabled and why (spec section 6): the reason is shown in the toolbar, the
+ * When a field is disabled and why: the reason is shown in the toolbar, the
  * outline turns grey and the toolbar's buttons are disabled. Checked in the table's order; the
  * first reason that holds is the one shown.
  */
@@ -18,7 +18,7 @@ export const DISABLED_REASONS = {
   VARIANT_MISMATCH: "This field is not editable as it doesn't match the selected variant",
 } as const;
 
-/** Classes the editor's `show-variant-fields` puts on site elements (reference b.5). */
+/** Classes the editor's `show-variant-fields` puts on site elements. */
 export const VARIANT_CLASSES = {
   variant: 'visual-builder__variant-field',
   base: 'visual-builder__base-field',
@@ -31,7 +31,7 @@ export interface FieldContext {
   permissions: Permissions;
   element: Element;
   masterLocale: string;
-  /** Editor state (spec section 3, global state). */
+  /** Editor state (global state). */
   locale: string;
   variant: string | undefined;
   audienceMode: boolean;

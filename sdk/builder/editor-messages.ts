@@ -20,7 +20,7 @@ import {
 import { renderToolbar } from './toolbar.ts';
 import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
 
-/** What the editor tells the builder (reference b.5): focus changes, field markings, and the editor's view of the page. */
+/** What the editor tells the builder: focus changes, field markings, and the editor's view of the page. */
 
 const DRAFT_CLASS = 'visual-builder__draft-field';
 

@@ -1,5 +1,5 @@
 /**
- * The builder's console messages (spec section 8). None is shown to the user: the editor reports
+ * The builder's console messages. None is shown to the user: the editor reports
  * what it could not do. Never reuse a retired code.
  */
 export const BUILDER_ERRORS = {

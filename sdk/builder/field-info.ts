@@ -50,7 +50,7 @@ export function editStack(element: Element, cslp: CslpData): CslpData[] {
   return stack;
 }
 
-/** The field and up to two tagged ancestors, unique by tag (reference b.5, get-field-display-names). */
+/** The field and up to two tagged ancestors, unique by tag (get-field-display-names). */
 export function labelStack(element: Element, cslp: CslpData): { element: HTMLElement; cslp: CslpData }[] {
   const stack = [{ element: element as HTMLElement, cslp }];
   for (const node of taggedAncestors(element)) {

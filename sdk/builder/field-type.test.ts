@@ -38,6 +38,6 @@ const cases: [string, FieldSchema | undefined, FieldType][] = [
   ['an unknown data type', { data_type: 'mystery' }, ''],
 ];
 
-t.test('field type derivation follows spec section 3 for every data_type and metadata flag', async (t) => {
+t.test('field type derivation for every data_type and metadata flag', async (t) => {
   for (const [name, schema, expected] of cases) t.equal(fieldType(schema), expected, name);
 });

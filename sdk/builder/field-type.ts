@@ -1,10 +1,10 @@
 /**
- * Field types of the visual builder (spec section 3, reference f.3): derived from the schema the
+ * Field types of the visual builder: derived from the schema the
  * editor answers to `get-field-schema`, then used for the cursor icon, `data-cslp-field-type` and
  * what editing the field means (in place, a modal, a replace dialog).
  */
 
-/** The schema properties the builder reads (spec section 3); the editor may send more. */
+/** The schema properties the builder reads; the editor may send more. */
 export interface FieldSchema {
   data_type?: string;
   uid?: string;
@@ -63,7 +63,7 @@ const SAME_NAME: ReadonlySet<string> = new Set([
   'global_field',
 ]);
 
-/** The derivation of spec section 3, in 3.2.5's order of checks; an unknown data type gives `''`. */
+/** The field-type derivation, in 3.2.5's order of checks; an unknown data type gives `''`. */
 export function fieldType(schema: FieldSchema | undefined): FieldType {
   if (!schema) return '';
   if (schema.extension_uid) return 'custom_field';
@@ -85,7 +85,7 @@ export function fieldType(schema: FieldSchema | undefined): FieldType {
   }
 }
 
-/** Edited in place with contenteditable (reference f.3). */
+/** Edited in place with contenteditable. */
 export const INLINE_EDITABLE: ReadonlySet<FieldType> = new Set(['singleline', 'multiline', 'number']);
 /** Edited in the editor's field modal (toolbar Edit). */
 export const MODAL_EDITED: ReadonlySet<FieldType> = new Set([

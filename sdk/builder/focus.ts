@@ -88,7 +88,7 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
   try {
     described = await describe(ctx, element, cslp);
   } catch (error) {
-    // Without a schema there is no focus at all (reference b.5, focus-field).
+    // Without a schema there is no focus at all (focus-field).
     logger.error(BUILDER_ERRORS.SCHEMA_FAILED, error);
     return;
   }
@@ -153,7 +153,7 @@ export function startFocus(ctx: BuilderContext): void {
       const target = event.target;
       if (event.altKey || ui.owns(target)) return;
       if (target instanceof win.Element && target.closest('[data-studio-ui="true"]')) return;
-      // Collaboration takes clicks for threads (reference b.5, mouse-click).
+      // Collaboration takes clicks for threads (mouse-click).
       if (config.collab.enable) return;
       const element = taggedTarget(ctx, event);
       const cslp = element ? tagOf(element) : null;

@@ -85,7 +85,7 @@ export function startHover(ctx: BuilderContext): void {
   win.addEventListener(
     'mousemove',
     (event) => {
-      // Collaboration has the pointer while it is on, paused or not (reference b.5, hide-focus-overlay).
+      // Collaboration has the pointer while it is on, paused or not (hide-focus-overlay).
       if (ctx.config.collab.enable) {
         if (ctx.hovered) hideHover(ctx);
         return;

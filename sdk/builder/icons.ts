@@ -1,7 +1,7 @@
 import type { FieldType } from './field-type.ts';
 
 /**
- * Field-type icons for the custom cursor and the toolbar label (spec section 2): one stroked
+ * Field-type icons for the custom cursor and the toolbar label: one stroked
  * 16 × 16 path each, drawn in `currentColor` so the disabled grey of their container greys them
  * too. Paths, not an icon font: nothing loads from elsewhere, and shared shapes keep the chunk small.
  */

@@ -15,7 +15,7 @@ import type { AddButtonModel } from './ui.ts';
  * in an empty field), move and delete. Each goes to the editor; the site re-renders the field.
  */
 
-/** Set by the site on an empty multiple field (reference f.1); the builder puts a placeholder in it. */
+/** Set by the site on an empty multiple field; the builder puts a placeholder in it. */
 const EMPTY_PARENT_CLASS = 'visual-builder__empty-block-parent';
 const EMPTY_BLOCK_CLASS = 'visual-builder__empty-block';
 

@@ -2,7 +2,7 @@ import { type CslpData, parseCslp } from '../cslp/parse.ts';
 import { CSLP } from '../dom.ts';
 
 /**
- * Instances of a multiple field (spec section 3, reference d.4): a tag whose path ends in an index
+ * Instances of a multiple field: a tag whose path ends in an index
  * is one instance; its siblings share the parent path. The direction decides where add buttons sit
  * and what Move means: the container's `data-add-direction`, else the layout of the first two items.
  */

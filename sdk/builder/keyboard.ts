@@ -1,7 +1,7 @@
 import type { FieldType } from './field-type.ts';
 
 /**
- * Keyboard rules for fields edited in place (spec section 5): a number field takes only what can
+ * Keyboard rules for fields edited in place: a number field takes only what can
  * still make a number, a single-line field never takes Enter, and a paste is plain text.
  */
 
@@ -41,7 +41,7 @@ export function blocksKey(type: FieldType, press: KeyPress, text: string, start 
 }
 
 /**
- * What a paste inserts (spec section 4: plain text only): the clipboard's text, with line breaks
+ * What a paste inserts (plain text only): the clipboard's text, with line breaks
  * kept in a multiline field and a break and its surrounding spaces made one space elsewhere.
  */
 export function pastedText(type: FieldType, text: string): string {

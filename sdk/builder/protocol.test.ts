@@ -4,7 +4,7 @@ import { readDiscussion, readDiscussionUpdate, readHideFocusOverlay, readVariant
 t.test('discussion answers: a thread, none offered, or none yet', async (t) => {
   t.same(readDiscussion({ uid: 'd-1', title: 'T' }), { uid: 'd-1', title: 'T' });
   t.equal(readDiscussion(null), null, 'null: no comments for the field');
-  t.equal(readDiscussion({ error: true }), null, 'an error flag reads as null (reference b.5)');
+  t.equal(readDiscussion({ error: true }), null, 'an error flag reads as null');
   t.same(readDiscussion({}), { uid: 'new' }, 'an answer without a uid: no discussion yet');
   t.same(readDiscussion({ uid: 'new' }), { uid: 'new' });
 });

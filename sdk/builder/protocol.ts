@@ -3,7 +3,7 @@ import { isRecord } from '../is-record.ts';
 import type { FieldSchema } from './field-type.ts';
 
 /**
- * The visual-builder channel's editing messages (reference b.5), kept beside the builder chunk so
+ * The visual-builder channel's editing messages, kept beside the builder chunk so
  * the preview core does not carry them; the channel and the init handshake are in ../protocol.ts.
  * Replies pass through the `read*` functions: an answer we cannot read counts as an empty one.
  */
@@ -46,7 +46,7 @@ export const VB_RECEIVED = {
   updateDiscussionId: 'update-discussion-id-for-focus-field',
 } as const;
 
-/** Editor → layer on the live-preview channel, handled by the builder (reference b.3). */
+/** Editor → layer on the live-preview channel, handled by the builder. */
 export const VARIANT_PATCH = 'variant-patch-update';
 
 export interface Permissions {
@@ -89,7 +89,7 @@ export function readPermissions(value: unknown): Permissions {
   };
 }
 
-/** `{error: true}` reads as empty data (spec section 7). */
+/** `{error: true}` reads as empty data. */
 export function readFieldData(value: unknown): unknown {
   if (!isRecord(value) || value.error) return '';
   return value.fieldData ?? '';
@@ -117,7 +117,7 @@ export function readVariantStatus(value: unknown): VariantStatus {
 
 export interface HideFocusOverlay {
   noTrigger: boolean;
-  /** The editor moves to comments: collaboration goes on, paused (reference b.5). */
+  /** The editor moves to comments: collaboration goes on, paused. */
   fromCollab: boolean;
 }
 export function readHideFocusOverlay(value: unknown): HideFocusOverlay {
@@ -132,9 +132,9 @@ export type Discussion = Record<string, unknown> & { uid: string };
 export const NEW_DISCUSSION: Discussion = { uid: 'new' };
 
 /**
- * The answer to `get-discussion-id-for-comment-modal` (reference b.5): null or `{error: true}`
+ * The answer to `get-discussion-id-for-comment-modal`: null or `{error: true}`
  * means the editor offers no comments for the field; any other answer without a uid is read as
- * "no discussion yet". A failed request falls back to a new discussion (spec section 8), in the caller.
+ * "no discussion yet". A failed request falls back to a new discussion, in the caller.
  */
 export function readDiscussion(value: unknown): Discussion | null {
   if (value === null || value === undefined || (isRecord(value) && value.error)) return null;
@@ -151,7 +151,7 @@ export function readDiscussionUpdate(
   return { entryId, contentTypeId, fieldPath, discussion: readDiscussion(value.discussion) ?? NEW_DISCUSSION };
 }
 
-/** `variant-patch-update` (reference b.3): the tags a patched field is expected to take. */
+/** `variant-patch-update`: the tags a patched field is expected to take. */
 export interface VariantPatch {
   highlight: boolean;
   variant: string | undefined;

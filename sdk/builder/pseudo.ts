@@ -1,7 +1,7 @@
 import { LAYER_OWNED, type PageWindow } from '../dom.ts';
 
 /**
- * The pseudo-editable copy (reference f.3, `.visual-builder__pseudo-editable-element`): when the
+ * The pseudo-editable copy (`.visual-builder__pseudo-editable-element`): when the
  * page shows a field formatted (a price as `£779`) or cut short with an ellipsis, editing it in
  * place would edit the formatting. A stand-in showing the stored value is laid over the field and
  * edited instead; the field itself is hidden, never changed, and shown again when the copy goes.

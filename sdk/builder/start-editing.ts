@@ -3,7 +3,7 @@ import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { tagOf } from './instances.ts';
 
 /**
- * The floating "Start Editing" link (spec section 2, reference e.2): on a builder page opened
+ * The floating "Start Editing" link: on a builder page opened
  * outside the editor, it opens the page in the editor's visual builder. Its address is computed
  * again on hover, focus and click, so it always carries the page's current URL.
  */

@@ -1,7 +1,7 @@
 /**
  * The builder's styles. Everything lives in an open shadow root (docs/decisions/0010-builder-ui.md):
  * the site's CSS cannot reach in and ours cannot leak out; `:host { all: initial }` stops inherited
- * properties too. System fonts only: no external font service (issue 11). The few rules that must
+ * properties too. System fonts only: no external font service. The few rules that must
  * style site elements (draft and variant outlines) go to the document with the
  * `visual-builder__` prefix, which the site never uses.
  */
@@ -57,7 +57,7 @@ button.tb-button:disabled { color: #bbb; cursor: not-allowed; }
 .tb-menu button { display: block; width: 100%; text-align: left; }
 `;
 
-/** Outlines the editor asks for on site elements (reference b.5: draft and variant fields). */
+/** Outlines the editor asks for on site elements (draft and variant fields). */
 export const PAGE_CSS = `
 .visual-builder__draft-field { outline: 2px dashed #eb5646 !important; outline-offset: -2px; }
 .visual-builder__variant-field--outline { outline: 2px solid #bd59fa !important; outline-offset: -2px; }

@@ -1,5 +1,5 @@
 /**
- * Leading and trailing throttle (spec section 4: `sync-field` at most once per 300 ms): the first
+ * Leading and trailing throttle (`sync-field` at most once per 300 ms): the first
  * call runs at once, later calls within the window collapse into one run at its end with the latest
  * arguments. `flush` runs a pending call now; `cancel` drops it.
  */

@@ -2,13 +2,13 @@ import { button, el } from '../el.ts';
 import { iconElement } from './icons.ts';
 
 /**
- * The focused-field toolbar's markup (reference f.3): field label with its parents menu, the
+ * The focused-field toolbar's markup: field label with its parents menu, the
  * invalid-tag badge, the field's buttons, the variant revert menu and the disabled reason. Drawn
  * afresh from a model; ui.ts places it and shows the tooltips.
  */
 
 export interface ToolbarButton {
-  /** Its `data-testid` (reference f.3). */
+  /** Its `data-testid`. */
   id: string;
   label: string;
   glyph: string;
@@ -24,7 +24,7 @@ export interface ToolbarModel {
   parents: { label: string; run(): void }[];
   /** Why the field cannot be edited, '' when it can. */
   reason: string;
-  /** The invalid-tag badge (spec section 8). */
+  /** The invalid-tag badge. */
   invalid: boolean;
   buttons: ToolbarButton[];
   /** The variant revert menu, when the field has variant changes. */

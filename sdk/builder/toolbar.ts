@@ -94,7 +94,7 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
         .send(VB_SENT.focusField, { DOMEditStack: editStack(field.element, cslp), toggleVisibility: true })
         .catch(ignore),
   });
-  // Comments exist for the field unless the editor said there are none (reference b.5).
+  // Comments exist for the field unless the editor said there are none.
   if (field.discussion !== null)
     buttons.push({
       id: `${PREFIX}comment-button`,

@@ -6,7 +6,7 @@ import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
 import { drawToolbar } from './toolbar-view.ts';
 
 /**
- * The builder's surfaces (reference f.3), plain DOM in one open shadow root: hover outline,
+ * The builder's surfaces, plain DOM in one open shadow root: hover outline,
  * custom cursor, focus overlay with outline, focused-field toolbar and add-instance buttons. The
  * literal class names of 3.2.5 are kept inside the shadow root so the editor's tests and people
  * reading the page recognise them. This module only draws; builder.ts decides what to draw.
@@ -86,7 +86,7 @@ export function createUi(win: PageWindow): BuilderUi {
   const cursor = el(doc, 'div', 'visual-builder__cursor', root);
   const cursorWrapper = el(doc, 'div', 'visual-builder__cursor-wrapper', cursor);
   const cursorIcon = el(doc, 'span', 'visual-builder__cursor-icon', cursorWrapper);
-  // One tooltip for every `data-tooltip` element, placed by measuring the viewport (spec section 2: flips to stay on screen).
+  // One tooltip for every `data-tooltip` element, placed by measuring the viewport (flips to stay on screen).
   const tooltip = el(doc, 'div', 'visual-builder__tooltip', root);
   tooltip.setAttribute('role', 'tooltip');
   tooltip.hidden = true;

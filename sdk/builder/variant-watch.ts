@@ -9,7 +9,7 @@ import { readVariantPatch, VARIANT_PATCH, type VariantPatch } from './protocol.t
 import { markVariant } from './variants.ts';
 
 /**
- * `variant-patch-update` (reference b.3): the editor has changed a field's variant data and the
+ * `variant-patch-update`: the editor has changed a field's variant data and the
  * site will re-render it under new tags. In audience mode, for 8 s, every tagged element whose
  * tag appears or changes is marked again. A new patch replaces the running watch.
  */

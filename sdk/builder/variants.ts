@@ -2,9 +2,9 @@ import { CSLP } from '../dom.ts';
 import { VARIANT_CLASSES } from './disabled.ts';
 
 /**
- * Variant marks on site elements (reference b.3 and b.5): in audience mode the editor has the
+ * Variant marks on site elements: in audience mode the editor has the
  * builder mark each tagged element as a field of the selected variant, a base-entry field, or a
- * field of another variant; the disabled reasons of spec section 6 read these classes.
+ * field of another variant; the disabled reasons read these classes.
  */
 
 export const VARIANT_OUTLINE_CLASS = 'visual-builder__variant-field--outline';

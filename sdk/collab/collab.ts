@@ -11,7 +11,7 @@ import { COLLAB_CSS } from './styles.ts';
 /**
  * Collaboration: comment threads pinned to page elements, in a lazy chunk the core loads only once
  * collaboration is enabled. Pins and the thread popup live in an open shadow root; every thread
- * and comment change is a `collab-*` request on the visual-builder channel (reference b.6).
+ * and comment change is a `collab-*` request on the visual-builder channel.
  * Its features, each a module over the one shared context:
  * - pins.ts: pins, their placement, feedback clicks that start threads;
  * - thread-popup.ts: the popup with the comment list, resolve and delete;

@@ -4,7 +4,7 @@ import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 
 /**
- * Highlighted-comment icons (reference b.5): `highlight-active-comments-by-data-cs` puts an icon
+ * Highlighted-comment icons: `highlight-active-comments-by-data-cs` puts an icon
  * next to each field that has a discussion, 25 px left of it; a click sends
  * `open-field-comment-modal` with the field's data; `remove-highlighted-comments` clears them.
  */

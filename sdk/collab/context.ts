@@ -8,7 +8,7 @@ import { toUser, type User } from './text.ts';
 /**
  * What collaboration's features share: the page, the editor's channel, the shadow root the pins
  * and the popup live in, the pinned threads, the open popup, and the signal whose abort ends
- * every listener, observer and timer. Also the data shapes of threads and comments (reference b.6).
+ * every listener, observer and timer. Also the data shapes of threads and comments.
  */
 
 export interface Thread {

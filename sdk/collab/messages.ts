@@ -6,7 +6,7 @@ import { COLLAB_ERRORS, type CollabContext, isThread } from './context.ts';
 import { applyPause, removeThread, renderThreads } from './pins.ts';
 import { closePopup, openPopup } from './thread-popup.ts';
 
-/** What the editor tells collaboration (reference b.6), by message type. */
+/** What the editor tells collaboration, by message type. */
 
 export type Handlers = Record<string, (data: unknown) => unknown>;
 

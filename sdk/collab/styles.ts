@@ -1,7 +1,7 @@
 /**
  * The collaboration chunk's styles, in its own open shadow root like the builder's
  * (docs/decisions/0010-builder-ui.md): constructable sheets, since preview pages forbid <style>.
- * Sizes from spec section 9: thread 20.75rem wide, list at most 23.125rem high, mention list
+ * Sizes as the editor's own: thread 20.75rem wide, list at most 23.125rem high, mention list
  * 256 × 160 px.
  */
 export const COLLAB_CSS = `

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the collaboration chunk (issue 12): comment validation, cleaning, mention
+ * Pure helpers of the collaboration chunk: comment validation, cleaning, mention
  * placeholders, names, initials, times and XPaths. Texts and limits from the spec, sections 5 and 9.
  */
 
@@ -73,7 +73,7 @@ export function formatTime(iso: string): string {
   return `${day}, ${two(hours % 12 || 12)}:${two(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
-/** A pin's `relative` attribute (reference f.1): the point as fractions of its element. */
+/** A pin's `relative` attribute: the point as fractions of its element. */
 export function relativeText(position: { x: number; y: number }): string {
   return `x: ${position.x}, y: ${position.y}`;
 }

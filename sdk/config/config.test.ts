@@ -4,7 +4,7 @@ import { applyInit, applyUrl, editorOrigins, exportConfig } from './config.ts';
 import { baseConfig, defaultInit } from './defaults.ts';
 import type { Config, InitData } from './types.ts';
 
-/** Configuration: spec section 3, the reference's defaults (c.4) and how init values are chosen (c.3). */
+/** Configuration: the defaults and how init values are chosen. */
 
 function configured(...inits: InitData[]): Config {
   const config = baseConfig();

@@ -3,7 +3,7 @@ import { MODE } from '../protocol.ts';
 import type { ClientUrlParamsInput, Config, ExportedConfig, InitData } from './types.ts';
 
 /**
- * Applying `init` data, URL parameters and single values to the configuration (reference c.3).
+ * Applying `init` data, URL parameters and single values to the configuration.
  * Every call starts from the current configuration: a later `init` changes only what it names.
  */
 
@@ -12,7 +12,7 @@ const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
 
 function clientUrlParams(input: ClientUrlParamsInput, current: Config['clientUrlParams']): Config['clientUrlParams'] {
   const protocol = input.protocol ?? current.protocol;
-  // A protocol alone brings its default port (spec section 5).
+  // A protocol alone brings its default port.
   const port = input.port ?? (input.protocol ? (DEFAULT_PORTS[input.protocol] ?? current.port) : current.port);
   const host = (input.host ?? current.host).replace(/\/$/, '');
   return { protocol, host, port, url: `${protocol}://${host}:${port}` };
@@ -36,7 +36,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Config keys must exist (spec section 5): a key of `init`, or of one of its groups, that the
+ * Config keys must exist: a key of `init`, or of one of its groups, that the
  * configuration does not have is a typo the caller should hear about. The stack SDK is someone
  * else's object and is not checked.
  */

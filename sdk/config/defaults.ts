@@ -1,7 +1,7 @@
 import { MODE } from '../protocol.ts';
 import type { Config, InitData } from './types.ts';
 
-/** The configuration before any `init` (reference c.4, second table): the base every init merges into. */
+/** The configuration before any `init`: the base every init merges into. */
 export function baseConfig(): Config {
   return {
     ssr: true,
@@ -45,7 +45,7 @@ export function baseConfig(): Config {
 }
 
 /**
- * What `init()` without an argument applies (reference c.4, first table). Its empty branch is why
+ * What `init()` without an argument applies. Its empty branch is why
  * `init()` gives links without `branch`, while `init({...})` keeps the base `main`.
  */
 export function defaultInit(): InitData {

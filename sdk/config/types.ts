@@ -1,6 +1,6 @@
 import type { ModeNumber, WindowType } from '../protocol.ts';
 
-/** Configuration of the layer (spec section 3, reference c.3 and c.4). */
+/** Configuration of the layer. */
 
 export type EditButtonPosition =
   | 'top'
@@ -119,7 +119,7 @@ export interface Config {
   editorOrigins: string[];
 }
 
-/** What the public `config` getter shares (reference c.2). */
+/** What the public `config` getter shares. */
 export type ExportedConfig = Pick<
   Config,
   | 'ssr'

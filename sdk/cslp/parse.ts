@@ -1,5 +1,5 @@
 /**
- * The `data-cslp` field tag (spec section 3, reference d): `[v2:]ct.entry[_variant].locale[.path]`.
+ * The `data-cslp` field tag: `[v2:]ct.entry[_variant].locale[.path]`.
  * Parsing follows 3.2.5 exactly, quirks included, because the result travels in messages the
  * editor reads (`scroll`, later `fieldMetadata`): a segment is an index when `+segment` is finite
  * (so an empty segment is index 0), text after a second `:` is dropped, and a v1 tag holding a `:`

@@ -9,7 +9,7 @@ import { inSafeZone, tooltipPosition } from './position.ts';
 import { editButtonAllowed } from './visibility.ts';
 
 /**
- * The floating edit tooltip (spec section 2, reference f.2): hovering a tagged element outlines it
+ * The floating edit tooltip: hovering a tagged element outlines it
  * and places the tooltip beside it; Edit asks the editor to scroll to the field when framed, and
  * opens the field's edit page in a new tab otherwise. An element with an `href` gets the two-button
  * variant with "Go to link". The DOM ids and `data-test-id`s are 3.2.5's, so the editor's own

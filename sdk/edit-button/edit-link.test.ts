@@ -5,7 +5,7 @@ import type { InitData } from '../config/types.ts';
 import { parseCslp } from '../cslp/parse.ts';
 import { editLink } from './edit-link.ts';
 
-/** The edit link of spec section 2 in the form the editor's router reads (reference e.1). */
+/** The edit link in the form the editor's router reads. */
 
 function link(init: InitData, tag: string): string {
   const config = baseConfig();

@@ -3,7 +3,7 @@ import type { CslpData } from '../cslp/parse.ts';
 import { LayerError } from '../errors.ts';
 
 /**
- * The editor's edit page of a tagged field (spec section 2, reference e.1), built as 3.2.5 builds
+ * The editor's edit page of a tagged field, built as 3.2.5 builds
  * it because the editor's hash router reads it: the origin without a default port, then
  * `/#!/stack/…/edit`, then the query inside the fragment — `branch` only when one is set, then
  * `preview-field`, `preview-locale`, `preview-environment`. The locale defaults to en-us.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { type Box, inSafeZone, tooltipPosition } from './position.ts';
 
-/** Edit tooltip placement (reference f.2) and the safe zone between an element and its tooltip. */
+/** Edit tooltip placement and the safe zone between an element and its tooltip. */
 
 const box = (left: number, top: number, width: number, height: number): Box => ({
   left,

@@ -1,7 +1,7 @@
 import { proximity } from '../timing.ts';
 
 /**
- * Where the edit tooltip goes (reference f.2). The tooltip is 72 px wide; it is placed as if 40 px
+ * Where the edit tooltip goes. The tooltip is 72 px wide; it is placed as if 40 px
  * high (35 px drawn, 5 px gap) with a 5 px margin. Unknown positions fall back to `top`.
  */
 

@@ -3,7 +3,7 @@ import { baseConfig } from '../config/defaults.ts';
 import type { Config } from '../config/types.ts';
 import { editButtonAllowed, isTimeline } from './visibility.ts';
 
-/** Edit button visibility (spec section 5, reference f.2): config, query parameter, frame, window type. */
+/** Edit button visibility: config, query parameter, frame, window type. */
 
 const page = (query = '') => new URL(`https://www.halden.co.uk/cs/x-1${query}`);
 function config(editButton: Partial<Config['editButton']> = {}, windowType: Config['windowType'] = 'independent') {

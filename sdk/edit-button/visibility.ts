@@ -3,7 +3,7 @@ import { LAYER_ERRORS } from '../errors.ts';
 import { logger } from '../logger.ts';
 
 /**
- * Whether the edit button may exist (spec section 5, reference f.2), in this order: the config
+ * Whether the edit button may exist, in this order: the config
  * switch; the `cslp-buttons` parameter (`false` hides, any other value shows) unless
  * `includeByQueryParameter` is false; outside the editor frame the `outsideLivePreviewPortal`
  * exclude; inside it the `insideLivePreviewPortal` exclude and the builder window type.

@@ -3,7 +3,7 @@ import t from 'tap';
 import type { PageWindow } from '../dom.ts';
 import { decorateLink, decorateLinkClicks } from './links.ts';
 
-/** Link decoration (spec section 2): same-origin links carry the preview parameters when clicked. */
+/** Link decoration: same-origin links carry the preview parameters when clicked. */
 
 const PAGE = new URL('https://www.halden.co.uk/cs/kitchen-200?live_preview=h0&content_type_uid=page&entry_uid=4711');
 

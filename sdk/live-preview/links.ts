@@ -3,7 +3,7 @@ import { LAYER_ERRORS } from '../errors.ts';
 import { logger } from '../logger.ts';
 
 /**
- * Link decoration (spec section 2): a same-origin link clicked inside the editor carries the
+ * Link decoration: a same-origin link clicked inside the editor carries the
  * preview parameters, so the next page opens in preview too. The hash is the latest one the editor
  * sent; the entry parameters are the current page's. A link that already has a hash, or a page
  * without its entry parameters, is left alone.

@@ -7,7 +7,7 @@ import { startLayer } from './live-preview.ts';
 import { createSubscribers } from './subscribers.ts';
 
 /**
- * The running layer against the real editor library (reference b.2, b.3): the init handshakes in
+ * The running layer against the real editor library: the init handshakes in
  * preview and builder mode, with and without SSR, and what the editor can ask afterwards.
  */
 

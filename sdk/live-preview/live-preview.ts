@@ -28,17 +28,17 @@ import { decorateLinkClicks } from './links.ts';
 import type { Subscribers } from './subscribers.ts';
 
 /**
- * The running layer (reference b.2): the handshakes with the editor, the live-preview handlers,
- * the entry-page check, the edit button and the timeline. Failures of the handshake are swallowed
- * (spec section 8): a page outside the editor simply stays a page.
+ * The running layer: the handshakes with the editor, the live-preview handlers,
+ * the entry-page check, the edit button and the timeline. Failures of the handshake are swallowed:
+ * a page outside the editor simply stays a page.
  */
 
 /** Code the core loads only when it is needed, so the preview core stays within its budget. */
 export interface Loaders {
   sanitizer(): Promise<Sanitize>;
-  /** The visual builder chunk (issue 11), loaded only in a builder window of a `builder` URL. */
+  /** The visual builder chunk, loaded only in a builder window of a `builder` URL. */
   builder?(): Promise<typeof BuilderChunk>;
-  /** Collaboration (issue 12), loaded only once the editor enables it. */
+  /** Collaboration, loaded only once the editor enables it. */
   collab?(): Promise<typeof CollabChunk>;
 }
 
@@ -82,7 +82,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
 
   async function handshake(): Promise<void> {
     config.onChange = () => subscribers.run();
-    // 3.2.5 runs the subscribers once before its init (reference b.2, step 2).
+    // 3.2.5 runs the subscribers once before its init.
     config.onChange();
     const request: InitRequest = {
       config: { shouldReload: config.ssr, href: win.location.href, sdkVersion: SDK_VERSION, mode: config.mode },
@@ -107,7 +107,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     const request: BuilderInitRequest = { isSSR: config.ssr, href: win.location.href };
     const reply = readBuilderInitReply(
       await visualBuilder.send(SENT.init, request).catch(async (error: unknown) => {
-        // Outside the editor the page offers to open itself in the visual builder (reference b.2).
+        // Outside the editor the page offers to open itself in the visual builder.
         if (!isFramed(win) && loaders.builder) cleanups.push((await loaders.builder()).showStartEditing(win, config));
         throw error;
       }),
@@ -122,7 +122,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
       if (Array.isArray(reply.collab.payload)) config.collab.payload = reply.collab.payload;
     }
     handleHistory();
-    // Collaboration (issue 12): its chunk loads when enabled now or by a later `collab-enable`.
+    // Collaboration: its chunk loads when enabled now or by a later `collab-enable`.
     // Comment icons come from the same chunk; it replaces these handlers with its own.
     const collab = loaders.collab;
     if (collab) {
@@ -147,7 +147,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     if (config.windowType !== 'builder') return;
     handleClientData();
     visualBuilder.send(SENT.sendVariantAndLocale).catch(ignore);
-    // The builder UI exists only when the URL asks for it (reference f.3).
+    // The builder UI exists only when the URL asks for it.
     if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
       const { startBuilder } = await loaders.builder();
       cleanups.push(startBuilder({ win, config, channel: visualBuilder, livePreview }).destroy);

@@ -1,7 +1,7 @@
 import { LAYER_ERRORS } from '../errors.ts';
 import { logger } from '../logger.ts';
 
-/** onEntryChange subscribers (reference c.2): called with no arguments, removable by id or by callback. */
+/** onEntryChange subscribers: called with no arguments, removable by id or by callback. */
 export type EntryChangeCallback = () => void;
 
 export interface Subscribers {

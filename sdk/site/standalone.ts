@@ -24,7 +24,7 @@ const layer = createLivePreview({
 });
 const morph = () => load<{ morphPage: MorphPage }>(chunks.morph).then((chunk) => chunk.morphPage);
 const page = readPageConfig(document);
-// The editor opens the page with `builder` in the URL when it wants the visual builder (reference e.3).
+// The editor opens the page with `builder` in the URL when it wants the visual builder.
 const builder = new URLSearchParams(location.search).get('builder');
 if (page)
   layer

@@ -3,7 +3,7 @@ import { RECEIVED, readDiffValue } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
 
 /**
- * The editor's compare view (spec section 7, reference b.4, f.4): it asks for the page's base
+ * The editor's compare view: it asks for the page's base
  * route and the content of every leaf tag, sends the diff of two versions as HTML with
  * `<cs-compare>` wrappers, and later asks to remove it. The diff HTML comes from another window,
  * so it goes through the sanitiser before it touches the DOM; the sanitiser (DOMPurify) is loaded

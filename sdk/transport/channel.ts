@@ -6,7 +6,7 @@ import { MessagingError, messagingError, type WireError } from './errors.ts';
 import type { Peer } from './peer.ts';
 
 /**
- * One channel of advanced-post-message, wire-compatible with the library (reference a.3–a.5):
+ * One channel of advanced-post-message, wire-compatible with the library:
  * a request is ACKed at once and answered by its handler's result; our requests fail when no ACK
  * arrives within 1000 ms (checked every 500 ms) or the editor window closes, and wait for the
  * response without a limit once ACKed. Where 3.2.5 stays silent, a throwing handler is answered

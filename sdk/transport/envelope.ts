@@ -1,7 +1,7 @@
 import { EVENT_MANAGER, type WireError } from './errors.ts';
 
 /**
- * The message envelope of advanced-post-message (reference a.2): all six keys always present, in
+ * The message envelope of advanced-post-message: all six keys always present, in
  * the library's creation order, `metadata` with exactly `hash` and `nature`.
  */
 

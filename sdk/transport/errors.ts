@@ -1,5 +1,5 @@
 /**
- * The messaging error catalogue (spec section 8, reference a.7). Codes are those of
+ * The messaging error catalogue. Codes are those of
  * advanced-post-message; texts follow the spec where it gives one, and the library's exact wording
  * wherever a text travels on the wire (the editor may compare it). Never reuse a retired code.
  */
@@ -17,7 +17,7 @@ export const MESSAGING_ERRORS = {
   /** Pending requests of a destroyed channel. */
   EVENT_CANCELLED: 'The event was cancelled',
   NO_ACK_RECEIVED: 'The ACK was not received',
-  /** On the wire, in the library's words (reference a.3). */
+  /** On the wire, in the library's words. */
   NO_REQUEST_LISTENER_FOUND: 'No request listener found for event "{type}"',
   /** On the wire: a handler threw or refused the payload. 3.2.5 sends nothing and leaves the editor waiting. */
   CODE_RETURNED_ERROR: 'The code returned an error',

@@ -9,7 +9,7 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   SITES_CONFIG: Type.String({ minLength: 1, default: 'config/sites.json' }),
   CONTENT_DIR: Type.String({ minLength: 1, default: 'content' }),
-  // FORCE_HOST="" counts as unset (contract section 8).
+  // FORCE_HOST="" counts as unset.
   FORCE_HOST: Type.Optional(Type.String()),
   NODE_ENV: Type.Unsafe<'development' | 'production' | 'test'>({
     type: 'string',
@@ -20,12 +20,12 @@ const EnvSchema = Type.Object({
   APP_CONFIG_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   REVALIDATE_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TRUST_PROXY: Type.Optional(Type.String()),
-  // bench (issue 10): `off` renders every request, for the uncached benchmark rows.
+  // bench: `off` renders every request, for the uncached benchmark rows.
   HTML_CACHE: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
   // Freshness of rendered pages and of upstream content reads (the bench's load test shortens both).
   HTML_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
   CONTENT_CACHE_TTL_MS: Type.Optional(Type.Integer({ minimum: 0 })),
-  // Another GraphQL backend instead of the embedded one (contract section 5).
+  // Another GraphQL backend instead of the embedded one.
   GRAPHQL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // HMAC secret of bearer tokens; 32 characters at least (server/data/auth.ts MIN_SECRET_LENGTH).
   GRAPHQL_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),

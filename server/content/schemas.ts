@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 /**
- * One schema per content type of the embedded store (spec section 3, contract sections 4 and 8).
+ * One schema per content type of the embedded store.
  * Additional fields are allowed: the CMS adds system fields we do not read.
  */
 

@@ -38,7 +38,7 @@ export interface EmbeddedStore extends ContentService {
 const EMPTY_APP_CONFIG: ApplicationConfiguration = { globals: { dhfIsEnabled: false }, navigation: {} };
 
 /**
- * The embedded content store: one JSON file per entry (contract section 4). Published entries are
+ * The embedded content store: one JSON file per entry. Published entries are
  * parsed and validated once and kept in memory; drafts are read on every call and never cached.
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {

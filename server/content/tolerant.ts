@@ -10,7 +10,7 @@ import type {
 } from '../../common/content.ts';
 
 /**
- * The tolerant reader of page-level entries (contract section 4). A CMS is edited by people: an
+ * The tolerant reader of page-level entries. A CMS is edited by people: an
  * entry that exists always gives something to render. Every field has a fallback when it is missing
  * or malformed, and each fallback taken on a field that was present but unusable is reported as a
  * warning naming where the entry came from and the JSON path of the field.

@@ -8,7 +8,7 @@ import { ContentError, type ContentService } from './service.ts';
 import { readApplicationConfiguration, readPage, readTemplate, type WarnContent } from './tolerant.ts';
 
 /**
- * The ContentService over HTTP: the same API the embedded store serves (contract section 4), on
+ * The ContentService over HTTP: the same API the embedded store serves, on
  * another server, cached as read-cache.ts describes.
  */
 

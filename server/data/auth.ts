@@ -1,7 +1,7 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 
 /**
- * Bearer tokens for the data backend (issue 8): JWTs signed with HMAC-SHA256 and a secret from the
+ * Bearer tokens for the data backend: JWTs signed with HMAC-SHA256 and a secret from the
  * environment (GRAPHQL_TOKEN_SECRET). Anonymous reads need no token; a token that is sent must be
  * valid. Only HS256 is accepted, so a token cannot pick its own (weaker or "none") algorithm.
  */
@@ -23,7 +23,7 @@ export const CATALOG_WRITE = 'catalog:write';
 /** Below this a secret is guessable offline from any one token. */
 export const MIN_SECRET_LENGTH = 32;
 const ISSUER = 'vitrine';
-/** The token cookie's lifetime (spec section 9): a token never outlives the cookie that holds it. */
+/** The token cookie's lifetime: a token never outlives the cookie that holds it. */
 const DEFAULT_EXPIRY_MS = 604_800_000;
 
 export function createTokens(secret: string): Tokens {

@@ -5,7 +5,7 @@ import { isValidLocaleCode } from '../../common/locales.ts';
 import { formatPrice } from '../render/context.ts';
 
 /**
- * The embedded backend's product data (issue 8): price and availability per product and locale,
+ * The embedded backend's product data: price and availability per product and locale,
  * seeded from the prices the content store shows, changed in memory, and watched by subscribers.
  */
 

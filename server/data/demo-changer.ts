@@ -4,7 +4,7 @@ import type { Catalog } from './catalog.ts';
 const OFFER_DISCOUNT = 0.1;
 
 /**
- * The demo's price movements (issue 8: "the demo changes a price now and then"). Each tick takes
+ * The demo's price movements ("the demo changes a price now and then"). Each tick takes
  * the next product in turn and, in every locale, flips it between its list price (in stock) and a
  * 10 % offer (only a few left), so a visitor who waits sees a live change. Returns a stop function.
  */

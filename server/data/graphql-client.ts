@@ -1,7 +1,7 @@
 import { createHttpClient, type HttpClient, type HttpClientOptions } from '../http/client.ts';
 
 /**
- * GraphQL over HTTP from Node (spec section 7): a POST to the configured endpoint through the
+ * GraphQL over HTTP from Node: a POST to the configured endpoint through the
  * site's generic HTTP client, so it shares that client's rules. A POST carries a body, so it is
  * never retried; a status from 400 to 599 is an HttpError naming method, URL, status and status
  * text. Used by whatever on the server talks to the backend (the e2e test's price trigger, the
@@ -14,7 +14,7 @@ export interface GraphQLRequest {
   operationName?: string;
 }
 
-/** Error policy "all" (spec section 9): data and errors both come back; the caller decides. */
+/** Error policy "all": data and errors both come back; the caller decides. */
 export interface GraphQLResponse<T> {
   data?: T | null;
   errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];

@@ -15,7 +15,7 @@ import { attachGraphQLSocket, type SocketLimits } from './socket.ts';
 import type { UpgradePolicy } from './upgrade-policy.ts';
 
 /**
- * The embedded data backend (issue 8, contract section 5): GraphQL at `/graphql` on the site's own
+ * The embedded data backend: GraphQL at `/graphql` on the site's own
  * Fastify instance, queries by HTTP POST (mercurius) and subscriptions over WebSocket with the
  * `graphql-transport-ws` subprotocol on the same path (graphql-ws's server, socket.ts; see
  * docs/decisions/0006-graphql-server.md for why the two libraries share the path).

@@ -18,7 +18,7 @@ import type { Availability, Catalog, Product } from './catalog.ts';
 import { MAX_OPERATION_COST, MAX_OPERATION_DEPTH, operationLimitsRule } from './operation-limits.ts';
 
 /**
- * The data backend's GraphQL schema (issue 8; the spec leaves it open). Code-first, so the
+ * The data backend's GraphQL schema. Code-first, so the
  * resolvers are part of the schema object both transports share: mercurius for HTTP, graphql-ws for
  * the socket. Field names follow the spec's shapes (`pricingFootnotesContainer.pricingFootnotes`).
  */

@@ -280,7 +280,7 @@ function parseOperation(query: string): DocumentNode | GraphQLError {
   }
 }
 
-/** `Authorization` in connection params, whatever its case (spec section 7: the same header as HTTP). */
+/** `Authorization` in connection params, whatever its case (the same header as HTTP). */
 function authorizationOf(params: Record<string, unknown> | undefined): unknown {
   if (!params) return undefined;
   const name = Object.keys(params).find((k) => k.toLowerCase() === 'authorization');

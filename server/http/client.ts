@@ -3,7 +3,7 @@ import sjson from 'secure-json-parse';
 import { type Dispatcher, errors, Pool } from 'undici';
 
 /**
- * The generic outbound HTTP client (public-site spec section 7): base URL, JSON in and out, one
+ * The generic outbound HTTP client: base URL, JSON in and out, one
  * retry for methods without a body, and errors that say which call failed and how.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Lifetimes of cached entries are spread ±10 % (issue 10): entries filled together (a cold start,
+ * Lifetimes of cached entries are spread ±10 %: entries filled together (a cold start,
  * a revalidate) would otherwise all go stale in the same instant and re-render or refetch in one
  * burst, which stalls every request queued behind it. Spread out, the same work arrives in
  * small pieces.

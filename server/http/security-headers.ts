@@ -38,7 +38,7 @@ export async function secureResponses(
         // Vite's client injects <style> elements for hot CSS updates; only in development.
         styleSrc: options.devStyles ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:', 'https:'],
-        // Data layer (issue 8): 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
+        // Data layer: 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
         connectSrc: ["'self'", ...dataConnectSources(options.dataUrl)],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],

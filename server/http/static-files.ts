@@ -12,7 +12,7 @@ export async function serveFiles(
     await app.register(fastifyStatic, {
       root: clientDir,
       prefix: ASSETS_PREFIX,
-      // Brotli and gzip twins written by the build are sent as they are (issue 7).
+      // Brotli and gzip twins written by the build are sent as they are.
       preCompressed: true,
       immutable: true,
       maxAge: '365d',

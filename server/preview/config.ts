@@ -3,13 +3,13 @@ import envSchema from 'env-schema';
 import { ConfigError } from '../errors.ts';
 
 /**
- * Live-preview settings from the environment (issue 9): the stack the editor edits, the editor
+ * Live-preview settings from the environment: the stack the editor edits, the editor
  * origins that may frame preview pages and talk to the layer, and the draft API token.
  */
 const PreviewEnvSchema = Type.Object({
   PREVIEW_API_KEY: Type.String({ default: '' }),
   PREVIEW_ENVIRONMENT: Type.String({ default: '' }),
-  // Empty: edit links carry no branch (spec section 2).
+  // Empty: edit links carry no branch.
   PREVIEW_BRANCH: Type.String({ default: '' }),
   // Comma-separated origins; the first also hosts the edit links.
   EDITOR_ORIGINS: Type.String({ minLength: 1, default: 'https://app.contentstack.com' }),

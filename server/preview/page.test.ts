@@ -4,7 +4,7 @@ import type { PreviewConfig } from './config.ts';
 import { previewCsp } from './page.ts';
 
 /**
- * What a preview response adds (contract section 6): the layer's script and its JSON config, a CSP
+ * What a preview response adds: the layer's script and its JSON config, a CSP
  * that lets only the editor frame it, no caching; plain pages carry none of it.
  */
 

@@ -3,7 +3,7 @@ import { PAGE_CONFIG_ID, type PageConfig } from '../../common/preview-page-confi
 import type { PreviewConfig } from './config.ts';
 
 /**
- * What a preview response adds to the page (issue 9, contract section 6): the layer's script and
+ * What a preview response adds to the page: the layer's script and
  * the configuration it reads, and a CSP that lets only the editor frame the page.
  */
 

@@ -12,7 +12,7 @@ export interface AssembledPage {
 }
 
 /**
- * Assembled published pages (issue 10), kept until content changes, like the page links: loading
+ * Assembled published pages, kept until content changes, like the page links: loading
  * and assembling is the same work for every request of a page, while rendering stays per request
  * (the HTML cache is the other level, and may be off). Preview, the live route and pages built
  * while a read failed are never kept (the caller decides). The model is not changed after assembly:

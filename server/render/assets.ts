@@ -5,11 +5,11 @@ import type { DocumentAssets } from '../../client/document.tsx';
 import type { LayoutName } from '../../common/content.ts';
 import { ISLAND_ENTRIES } from '../../islands/entries.ts';
 
-/** URL prefix of every built asset; served immutable (issue 2). */
+/** URL prefix of every built asset; served immutable. */
 export const ASSETS_PREFIX = '/assets/';
 
 export interface AssetManifest {
-  /** Identifies this build; the browser compares it with builds/latest.json (issue 7). */
+  /** Identifies this build; the browser compares it with builds/latest.json. */
   build: { id: string; timestamp: number };
   /** Chunk URL of an island, or of the runtime (`runtime`). */
   islandUrl(name: string): string;
@@ -17,7 +17,7 @@ export interface AssetManifest {
   documentAssets(layout: LayoutName, islands: readonly string[]): DocumentAssets;
   /** Every file the page loads with these islands, for the bench's byte counts. */
   scriptFiles(islands: readonly string[]): string[];
-  /** The live-preview script (issue 9, `vite.sdk.config.ts`); absent when the SDK is not built. */
+  /** The live-preview script (`vite.sdk.config.ts`); absent when the SDK is not built. */
   previewScript?: string;
 }
 
@@ -72,7 +72,7 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifes
     build: { id: createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12), timestamp: builtAt },
     islandUrl: (name) => url(chunk(islandSource(name)).file),
     documentAssets(layout, islands) {
-      // Issue 10: the same few layout and island sets on every page: worked out once each (read-only).
+      // The same few layout and island sets on every page: worked out once each (read-only).
       const key = `${layout}|${islands.join(',')}`;
       const known = documentAssetsMemo.get(key);
       if (known) return known;

@@ -39,7 +39,7 @@ export interface PageDeps {
   assembled?: AssembledPageMemo;
 }
 
-/** How long a page waits for its template, app configuration and links once it has its entry (issue 10). */
+/** How long a page waits for its template, app configuration and links once it has its entry. */
 const SECONDARY_READS_BUDGET_MS = 1_000;
 
 /**
@@ -69,7 +69,7 @@ export type Outcome =
       element: ReactElement;
       page: PageEntry;
       template: TemplateEntry | null;
-      /** A content read failed and the page was built without it: serve it, never cache it (issue 10). */
+      /** A content read failed and the page was built without it: serve it, never cache it. */
       degraded: boolean;
     };
 
@@ -82,7 +82,7 @@ export async function buildPage(
   preview: string | undefined,
 ): Promise<Outcome> {
   const { sites, messages, assets } = deps;
-  // Published pages come assembled from the memo when content has not changed since (issue 10).
+  // Published pages come assembled from the memo when content has not changed since.
   const memoKey =
     deps.assembled && preview === undefined && decision.route !== 'live'
       ? AssembledPageMemo.key(request.site.host, decision.locale, decision.route, decision.prefix, rawPath)
@@ -90,7 +90,7 @@ export async function buildPage(
   const kept = memoKey ? deps.assembled?.get(memoKey) : undefined;
   if (kept)
     return { kind: 'page', ...kept, element: pageElement(deps, kept.model, kept.t, request.log), degraded: false };
-  // Issue 10: every failed read counts, even those swallowed below, so a degraded page is never cached.
+  // Every failed read counts, even those swallowed below, so a degraded page is never cached.
   const watched = watchFaults(deps.content);
   const content = watched.content;
   const site = request.site;
@@ -106,7 +106,7 @@ export async function buildPage(
     const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
     if (redirect) return { kind: 'redirect', location: redirect.location, status: redirect.status };
   }
-  // Issue 10: a slow upstream may hold the page itself, not the parts around it: past the budget the
+  // A slow upstream may hold the page itself, not the parts around it: past the budget the
   // page renders without them (degraded: never cached), and their reads go on to fill the caches.
   const budget = readBudget(SECONDARY_READS_BUDGET_MS);
   const fallbackConfig = { globals: { dhfIsEnabled: false }, navigation: {} };
@@ -177,7 +177,7 @@ export async function buildPage(
     usable = withoutFailed(usable, failures);
     model = assemble(usable);
   }
-  // Live preview (issue 9): the layer's script on preview responses only, never on plain pages.
+  // Live preview: the layer's script on preview responses only, never on plain pages.
   if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
     model.previewScript = previewScript(deps.preview, assets.previewScript);
   const element = pageElement(deps, model, t, request.log);

@@ -19,7 +19,7 @@ interface ErrorDeps {
 }
 
 /**
- * The error page (spec section 2): a not-found variant for 404 and a server-error variant otherwise.
+ * The error page: a not-found variant for 404 and a server-error variant otherwise.
  * The title is the translated standard one; the description is the message, rendered as text (React
  * escapes it), so no request input ever reaches the page unescaped. Never cached.
  */

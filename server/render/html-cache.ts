@@ -13,7 +13,7 @@ export class RenderedPage {
   readonly body: Buffer;
   readonly etag: string;
   /**
-   * Built while a content read failed (issue 10): handed to the requests waiting on this render,
+   * Built while a content read failed: handed to the requests waiting on this render,
    * never kept, never revalidated by ETag, never stored by a CDN.
    */
   readonly transient: boolean;
@@ -78,13 +78,13 @@ const LOOKUP: Record<FetchStatus, CacheLookup> = {
 };
 
 /**
- * Rendered-HTML cache for published pages (issue 10): keyed by storefront, locale and path only
+ * Rendered-HTML cache for published pages: keyed by storefront, locale and path only
  * (never by request headers), with request coalescing (concurrent misses render once) and
  * stale-while-revalidate. Preview, errors and the live route never reach it.
  */
 export class HtmlCache {
   #cache: LRUCache<string, CacheFill, () => Promise<CacheFill | undefined>>;
-  /** Transient pages of fills just finished, for the callers that waited on them (issue 10). */
+  /** Transient pages of fills just finished, for the callers that waited on them. */
   #transient = new Map<string, RenderedPage>();
   #onLookup: ((result: CacheLookup) => void) | undefined;
   #tier: HtmlCacheOptions['tier'];

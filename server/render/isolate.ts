@@ -6,7 +6,7 @@ import { ComponentSchemas, firstProblem } from '../content/schemas.ts';
 import type { WarnContent } from '../content/tolerant.ts';
 
 /**
- * One bad component costs one component (contract section 4). Before a page is assembled, each
+ * One bad component costs one component. Before a page is assembled, each
  * component is checked against what it needs to render; after, each is rendered once on its own,
  * and one that throws is left out too. Both happen before the page's footnotes are numbered for
  * good, so the notes of a left-out component leave with it and numbering has no gap.

@@ -21,7 +21,7 @@ async function pathIn(content: ContentService, site: Site, locale: string, uuid:
 
 const HOME_PAGE_ID = '125';
 
-/** The path of page `uuid` in `locale`, the home page being its language root (spec section 2). */
+/** The path of page `uuid` in `locale`, the home page being its language root. */
 async function equivalentPath(
   content: ContentService,
   site: Site,
@@ -155,7 +155,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
   };
 }
 
-/** Loads the template of a page; a failure is logged and the page renders without it (spec section 8). */
+/** Loads the template of a page; a failure is logged and the page renders without it. */
 export async function loadTemplate(
   content: ContentService,
   page: PageEntry,

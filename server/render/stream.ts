@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReactElement } from 'react';
-// Issue 10: React's own renderToPipeableStream, from the build React ships for Bun. The Node build
+// React's own renderToPipeableStream, from the build React ships for Bun. The Node build
 // encodes each of the thousands of small chunks of a page into a Uint8Array as it goes (a
 // TextEncoder call and a view per chunk) and runs every render inside an AsyncLocalStorage, which
 // turns on promise hooks for the whole process; together that made streaming cost twice
@@ -13,7 +13,7 @@ import { renderToPipeableStream } from 'react-dom/server.bun';
 const SHELL_TIMEOUT_MS = 10_000;
 
 /**
- * Where React writes a document (issue 10: write batching). React hands over thousands of small
+ * Where React writes a document (write batching). React hands over thousands of small
  * chunks per page and calls `flush()` after each batch it completes; piped into a PassThrough each
  * chunk went through the stream machinery and often its own socket write. Here a batch is kept
  * until `flush()` and sent as one Buffer, so a page without suspended parts leaves in one write,

@@ -32,7 +32,7 @@ function previewOf(hash: string | undefined): string | undefined {
 }
 
 /**
- * The HTTP face of the content store (contract section 4): the same API the upstream client calls,
+ * The HTTP face of the content store: the same API the upstream client calls,
  * so a second instance can serve as another's content service, and live preview can read drafts.
  */
 export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async (app, deps) => {

@@ -26,7 +26,7 @@ export interface PageRouteDeps extends PageDeps {
   contentTtlMs: number;
 }
 
-/** `{path}/_payload.json` is the page at `{path}` as JSON (issue 5), under the same URL rules. */
+/** `{path}/_payload.json` is the page at `{path}` as JSON, under the same URL rules. */
 const PAYLOAD_SUFFIX = '/_payload.json';
 
 function splitUrl(url: string): { rawPath: string; query: string; payload: boolean } {
@@ -98,7 +98,7 @@ function sendNotPage(
   return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale });
 }
 
-/** The preview hash of a live-preview request, when it is one (contract section 6). */
+/** The preview hash of a live-preview request, when it is one. */
 function previewHash(request: FastifyRequest): string | undefined {
   const hash = (request.query as Record<string, unknown>).live_preview;
   return typeof hash === 'string' && isValidPreviewHash(hash) ? hash : undefined;
@@ -115,7 +115,7 @@ async function renderPage(
   const site = request.site;
   const { locale } = decision;
   const preview = previewHash(request);
-  // Live preview (issue 9): only the editor may frame a preview response, and it is never cached.
+  // Live preview: only the editor may frame a preview response, and it is never cached.
   const livePreview = preview !== undefined || decision.route === 'live';
   if (livePreview && deps.preview) {
     const csp = String(reply.getHeader('content-security-policy') ?? '');
@@ -202,7 +202,7 @@ async function renderPage(
     });
   }
   reply.status(200).type('text/html; charset=utf-8');
-  // Declarative prefetching for browsers that support it: no script on the page (issue 7).
+  // Declarative prefetching for browsers that support it: no script on the page.
   reply.header('speculation-rules', SPECULATION_RULES_URL);
   if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');

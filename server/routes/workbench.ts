@@ -59,7 +59,7 @@ export const WORKBENCH_PATH = '/__workbench';
  */
 export function withWorkbenchOrigins(preview: PreviewConfig, sites: SitesConfig, port: number): PreviewConfig {
   const origins = new Set(preview.editorOrigins);
-  // localhost and 127.0.0.1 reach the forced host's storefront (contract section 8).
+  // localhost and 127.0.0.1 reach the forced host's storefront.
   const hosts = [...sites.sites.flatMap((site) => [site.host, ...site.aliases]), 'localhost', '127.0.0.1'];
   for (const host of hosts) origins.add(new URL(`http://${host}:${port}`).origin);
   // Behind a TLS proxy (WORKBENCH=on in production) the workbench has the storefront's public origin.

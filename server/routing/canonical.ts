@@ -7,7 +7,7 @@ import { APP_PREFIX } from './route-shape.ts';
 import { localePrefix } from './strategy.ts';
 
 /**
- * Spec §2 page id rules: the canonical path is prefix + `/cs/` + the taxonomy segments + `/{slug}-{uuid}`,
+ * The canonical path is prefix + `/cs/` + the taxonomy segments + `/{slug}-{uuid}`,
  * built from the page entry only, never from the request path.
  *
  * `prefix` defaults to the strategy's link prefix; pass the render decision's `prefix` so that

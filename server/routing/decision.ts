@@ -9,7 +9,7 @@ export interface RequestFacts {
   /** '' or '?a=b' as received. */
   query: string;
   site: Site;
-  /** From the sites config (contract §3). */
+  /** From the sites config. */
   fallbackLocale: string;
   cookieLanguage?: string;
   acceptLanguage?: string;

@@ -7,12 +7,12 @@ export interface DetectionSignals {
   /** The language cookie's value: a two-letter route language. */
   cookieLanguage?: string;
   acceptLanguage?: string;
-  /** From the sites config (contract §3). */
+  /** From the sites config. */
   fallbackLocale: string;
 }
 
 /**
- * First-visit locale for a multilingual domain (contract §8): the language cookie when its value is
+ * First-visit locale for a multilingual domain: the language cookie when its value is
  * allowed on the site, then Accept-Language, then the fallback locale when its language is allowed
  * here, then the site's default locale.
  */

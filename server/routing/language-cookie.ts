@@ -1,6 +1,6 @@
 import { isMultilingual, type Site } from '../../common/site.ts';
 
-/** Spec §9: 365 days, in seconds (the unit of @fastify/cookie's maxAge). */
+/** The language cookie lives 365 days, in seconds (the unit of @fastify/cookie's maxAge). */
 export const LANGUAGE_COOKIE_MAX_AGE = 31_536_000;
 
 export interface LanguageCookie {
@@ -9,7 +9,7 @@ export interface LanguageCookie {
   options: { maxAge: number; path: '/'; sameSite: 'lax' | 'none'; secure: boolean };
 }
 
-/** Spec §9: path root, SameSite lax; None and Secure when the site is embedded cross-origin. */
+/** Path root, SameSite lax; None and Secure when the site is embedded cross-origin. */
 export function languageCookie(site: Site, language: string, cookieName: string): LanguageCookie {
   return {
     name: cookieName,
@@ -24,7 +24,7 @@ export function languageCookie(site: Site, language: string, cookieName: string)
 }
 
 /**
- * Contract §8: never on single-language domains. Only when the cookie is absent or says something
+ * Never on single-language domains. Only when the cookie is absent or says something
  * else, so a returning visitor's response carries no Set-Cookie and stays cacheable.
  */
 export function shouldSetLanguageCookie(site: Site, servedLanguage: string | null, cookieLanguage?: string): boolean {

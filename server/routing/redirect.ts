@@ -1,7 +1,7 @@
 import type { Site } from '../../common/site.ts';
 
 /**
- * The one door every redirect `Location` goes through (house style §4, contract §3 routeRules).
+ * The one door every redirect `Location` goes through, route rules included.
  * Same-site targets come back as a path that starts with exactly one `/`; another host only when
  * the caller says `external`; anything that is not http(s) is refused (null).
  */

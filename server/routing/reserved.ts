@@ -1,7 +1,7 @@
 /**
  * Paths the server answers with its own routes (assets, preview, APIs, health, builds): the page
- * router never decides them (spec §2: "Paths starting with _nuxt, live, api or healthcheck skip the
- * canonicalisation"). Matched segment by segment, so `/lively` is not `/live`.
+ * router never decides them: paths starting with _nuxt, live, api or healthcheck skip the
+ * canonicalisation. Matched segment by segment, so `/lively` is not `/live`.
  */
 const RESERVED = [
   '/assets',

@@ -70,7 +70,7 @@ t.test('rule keys are matched like request paths', async (t) => {
   });
   t.strictSame(applyRouteRules(site, '/de/cs/aktion', ''), ok('/a'), 'key with trailing slash');
   t.strictSame(applyRouteRules(site, '/de/cs/küche', ''), ok('/b'), 'encoded key, decoded request');
-  t.strictSame(applyRouteRules(site, '/', ''), ok('/c'), 'a root rule (spec §2: a root path may redirect)');
+  t.strictSame(applyRouteRules(site, '/', ''), ok('/c'), 'a root rule: a root path may redirect');
   t.strictSame(applyRouteRules(site, '/de/cs/aktionen', ''), { redirect: null, warnings: [] }, 'no prefix matching');
   t.strictSame(applyRouteRules(site, '/DE/cs/aktion', ''), { redirect: null, warnings: [] }, 'case-sensitive');
 });

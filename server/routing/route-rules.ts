@@ -10,7 +10,7 @@ export interface RouteRuleOutcome {
 }
 
 /**
- * Contract §3 routeRules, matched like Nitro does on the server: on the decoded path without query
+ * A storefront's routeRules, matched like Nitro does on the server: on the decoded path without query
  * and trailing slashes (so `/de/cs/aktion/` fires in one hop), before any page validation (so a
  * rule may sit on a path that would otherwise 404). Keys are exact paths; there are no wildcards.
  *

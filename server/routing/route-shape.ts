@@ -1,13 +1,13 @@
 /**
- * The three route shapes of spec §2, matched on the segments after the optional language:
+ * The three route shapes, matched on the segments after the optional language:
  *   home     []
  *   live     cs / live / {contentUrl?}
  *   content  cs / {contentUrl…} / {slug}-{uuid}
- * plus the page validation of spec §2 guard 1 and the page id rule of spec §5.
+ * plus the validation of a content path and the page id rule.
  */
 
 export const APP_PREFIX = 'cs';
-/** Spec §9: the special page id; it is each locale's home page (contract §4). */
+/** The special page id; it is each locale's home page. */
 export const HOME_PAGE_ID = '125';
 
 export type RouteShape =
@@ -43,7 +43,7 @@ export function matchShape(segments: readonly string[]): RouteShape | null {
 const SEGMENT = /^[\p{L}\p{M}\p{N}._~-]+$/u;
 const TOO_LONG = Symbol('too long');
 
-/** Spec §5: the last run of 1 to 10 digits; a longer last run is no page id at all (validation fails). */
+/** The page id is the last run of 1 to 10 digits; a longer last run is no page id at all (validation fails). */
 function pageIdOf(segments: readonly string[]): string | null | typeof TOO_LONG {
   const last = segments.join('/').match(/\d+/g)?.at(-1);
   if (last === undefined) return null;

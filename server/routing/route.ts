@@ -45,7 +45,7 @@ const TWO_LETTERS = /^[a-zA-Z]{2}$/;
 
 function routePage(parsed: ParsedPath, facts: RequestFacts): RouteDecision {
   const { site, query } = facts;
-  // Spec §2 guard 3; `/` itself never reaches here with trailingSlash set.
+  // A trailing slash is redirected away; `/` itself never reaches here with trailingSlash set.
   if (parsed.trailingSlash) return redirectTo(site, 301, joinPath('', parsed.rawSegments) + query);
 
   const multi = isMultilingual(site);
@@ -56,7 +56,7 @@ function routePage(parsed: ParsedPath, facts: RequestFacts): RouteDecision {
 
   if (languageSegment !== undefined) {
     const languageShaped = TWO_LETTERS.test(languageSegment) && (rest.length === 0 || rest[0] === APP_PREFIX);
-    // Spec §2 language rules: on a multilingual domain anything else in first place is a bad language or prefix.
+    // On a multilingual domain anything else in first place is a bad language or prefix.
     if (!languageShaped) return notFound(multi ? messages.badLanguage : messages.noRoute(facts.rawPath));
     if (!multi) {
       const locale = localeForLanguage(site, languageSegment);
@@ -91,7 +91,7 @@ function routePage(parsed: ParsedPath, facts: RequestFacts): RouteDecision {
       };
     case 'content':
       if (shape.pageId === null) return notFound(messages.uuidMissing);
-      // Spec §2 page id rules: the home page lives at the language root (or `/`), in the request's prefix form.
+      // The home page lives at the language root (or `/`), in the request's prefix form.
       if (shape.pageId === HOME_PAGE_ID) return redirectTo(site, 301, (prefix || '/') + query);
       return {
         ...render,
@@ -111,7 +111,7 @@ interface ResolvedLocale {
   detected: boolean;
 }
 
-/** Language guards (spec §2, contract §8) under the site's prefix strategy (strategy.ts). */
+/** Language guards under the site's prefix strategy (strategy.ts). */
 function resolveLocale(
   site: Site,
   languageSegment: string | undefined,
@@ -130,7 +130,7 @@ function resolveLocale(
     return redirectTo(site, 302, joinPath(`/${languageOf(locale)}`, restRaw) + query, detected);
   }
   const locale = localeForLanguage(site, languageSegment);
-  // Contract §8: a not-allowed language is replaced by the default one, query kept.
+  // A language the storefront does not offer is replaced by the default one, query kept.
   if (locale === undefined) return redirectTo(site, 302, joinPath(defaultLanguagePrefix(site), restRaw) + query);
   // A prefix the strategy does not give this locale (the default under prefix_except_default, any under no_prefix).
   if (!acceptsPrefixed(site, locale)) return redirectTo(site, 301, joinPath('', restRaw) + query);

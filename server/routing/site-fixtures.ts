@@ -1,7 +1,7 @@
 import type { LocaleStrategy, Site } from '../../common/site.ts';
 import type { RouteDecision } from './decision.ts';
 
-/** Test helpers only: the two domain kinds of contract §3, and a one-line view of a decision. */
+/** Test helpers only: the two domain kinds (single- and multi-language), and a one-line view of a decision. */
 
 export const STRATEGIES: readonly LocaleStrategy[] = [
   'prefix',

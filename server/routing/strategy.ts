@@ -2,7 +2,7 @@ import { languageOf } from '../../common/locales.ts';
 import type { Site } from '../../common/site.ts';
 
 /**
- * Locale prefix strategies (spec §2 "Locale strategy and switching", nuxt-i18n semantics):
+ * Locale prefix strategies (nuxt-i18n semantics):
  * - no_prefix: no locale has a prefix;
  * - prefix: every locale has one (`/de`);
  * - prefix_except_default: every locale but the default has one;
@@ -20,7 +20,7 @@ export function homePath(site: Site, locale: string): string {
   return localePrefix(site, locale) || '/';
 }
 
-/** Spec §2: route names carry a locale suffix, nuxt-i18n style (`content___de-CH`). */
+/** Route names carry a locale suffix, nuxt-i18n style (`content___de-CH`). */
 export function routeName(name: string, locale: string): string {
   return `${name}___${locale}`;
 }

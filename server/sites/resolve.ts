@@ -7,8 +7,8 @@ export interface HostResolver {
 }
 
 /**
- * Hosts that cannot name a storefront themselves and use the forced host instead (spec section 5,
- * issue 3): empty, `localhost…`, loopback IP literals, and container-app hosts.
+ * Hosts that cannot name a storefront themselves and use the forced host instead:
+ * empty, `localhost…`, loopback IP literals, and container-app hosts.
  */
 export function needsForcedHost(hostname: string): boolean {
   return (
@@ -39,7 +39,7 @@ export function createHostResolver(config: SitesConfig, forceHostOverride?: stri
     byHost.set(site.host, site);
     for (const alias of site.aliases) byHost.set(alias, site);
   }
-  // FORCE_HOST="" counts as unset (contract section 8).
+  // FORCE_HOST="" counts as unset.
   const forceHost = (forceHostOverride || config.forceHost || '').toLowerCase();
   const forcedSite = forceHost ? byHost.get(forceHost) : undefined;
   if (forceHost && !forcedSite) throw new Error(`FORCE_HOST ${forceHost} is not the host or alias of any site`);

@@ -29,7 +29,7 @@ export function resolveStorefronts(
     const url = request.raw.url ?? '/';
     if (HOST_FREE_PREFIXES.some((p) => url.startsWith(p))) return;
     // X-Forwarded-Host counts only from a configured trusted proxy (Fastify's request.host is that
-    // header only then) and only when it names a configured storefront (contract section 8).
+    // header only then) and only when it names a configured storefront.
     const forwarded =
       options.trustProxy && request.host !== request.headers.host ? hosts.resolve(request.host) : undefined;
     const found =

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { received, startEditorSuite, waitFor } from './editor.ts';
 
 /**
- * The visual builder in Chromium (issue 11, "Done when"): an editor page on another origin frames
+ * The visual builder in Chromium: an editor page on another origin frames
  * the dishwasher page with `builder=true` and plays the editor with the real
  * @contentstack/advanced-post-message, answering `get-field-schema` with a schema for the demo
  * content types. Covered: hover outline and cursor, click-to-focus messages and the time to the

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { received, startEditorSuite, waitFor } from './editor.ts';
 
 /**
- * Collaboration in Chromium (issue 12, "Done when"): an editor page on another origin frames the
+ * Collaboration in Chromium: an editor page on another origin frames the
  * dishwasher page in builder mode with collaboration enabled and plays the editor with the real
  * @contentstack/advanced-post-message, keeping threads and comments in memory. Covered: a thread
  * created on an element, posting, a keyboard mention, editing and deleting own comments, no edit

@@ -27,7 +27,7 @@ declare global {
   interface Window {
     /** Every request recorded with `record` in the editor page, oldest first. */
     received: { type: string; data: unknown; at?: number }[];
-    /** The editor's managers on the three channels (reference b.1). */
+    /** The editor's managers on the three channels. */
     channels: Record<'lp' | 'vb' | 'tl', { send(type: string, payload?: unknown): Promise<unknown> }>;
   }
 }
@@ -107,7 +107,7 @@ export async function startEditorSuite(
   const port = await freePort();
   editor.listen(port, '127.0.0.1');
   const origin = `http://127.0.0.1:${port}`;
-  // Builder mode needs a stack (reference c.3); preview tests write drafts with the token.
+  // Builder mode needs a stack; preview tests write drafts with the token.
   Object.assign(process.env, {
     EDITOR_ORIGINS: origin,
     PREVIEW_API_KEY: 'blt-e2e',

@@ -5,7 +5,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
 import { startServer } from './server.ts';
 
 /**
- * Issue 7: Lighthouse (mobile, its default throttling) on the home page and a product page.
+ * Lighthouse (mobile, its default throttling) on the home page and a product page.
  * Accessibility is a rule set, so it is asserted; performance depends on the machine, so it is
  * printed for the closing note and the benchmark, never asserted.
  */

@@ -5,7 +5,7 @@ import { DRAFT_TOKEN, startEditorSuite } from './editor.ts';
 import { ROOT } from './server.ts';
 
 /**
- * Live preview in Chromium with the real editor library (issue 9, "Done when"): a tiny editor page
+ * Live preview in Chromium with the real editor library: a tiny editor page
  * on another origin frames the storefront and drives it with @contentstack/advanced-post-message,
  * exactly as the Contentstack app does. Covered: the handshake, a draft change reaching the page
  * without a reload, the timeline (base route, tag contents, a sanitised diff and its removal), the

@@ -5,7 +5,7 @@ import { createGraphQLClient } from '../../server/data/graphql-client.ts';
 import { launchBrowser, openPage, waitForIsland } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
-/** Issue 8, done when: a browser sees a price change on the page after the backend changes it. */
+/** A browser sees a price change on the page after the backend changes it. */
 
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const SECRET = 'e2e-price-secret-0123456789-abcdefghij';

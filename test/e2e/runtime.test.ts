@@ -4,7 +4,7 @@ import { launchBrowser, openPage, waitForIsland } from './browser.ts';
 import { startServer } from './server.ts';
 
 /**
- * Issue 7's client runtime in Chromium: build-update detection, the prefetch fallback's parallel
+ * The client runtime in Chromium: build-update detection, the prefetch fallback's parallel
  * limit and Save-Data rule, and the reload guard.
  */
 const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';

@@ -8,7 +8,7 @@ import { launchBrowser } from './browser.ts';
 import { ROOT, type RunningServer, startServer } from './server.ts';
 
 /**
- * The preview workbench in Chromium (issue 13, "Done when"): the built server with WORKBENCH=on,
+ * The preview workbench in Chromium: the built server with WORKBENCH=on,
  * the workbench framing the dishwasher page in preview mode with the real advanced-post-message.
  * Covered: the handshake and the message log; a title edited in the form reaching the page without
  * a reload (draft API + client-data-send); the compare view; publishing changing the plain page.
@@ -36,7 +36,7 @@ let browser: Browser;
 const hashes: string[] = [];
 
 t.before(async () => {
-  // Builder mode needs a stack: environment and API key (reference c.3).
+  // Builder mode needs a stack: environment and API key.
   Object.assign(process.env, {
     WORKBENCH: 'on',
     DRAFT_API_TOKEN: TOKEN,
@@ -165,7 +165,7 @@ t.test('move-instance and delete-instance from the page are applied to the draft
     fieldPath: 'body_components',
     fieldPathWithIndex: 'body_components',
   };
-  // What the builder's toolbar sends (reference b.5), posted from the page to the workbench.
+  // What the builder's toolbar sends, posted from the page to the workbench.
   const request = (type: string, payload: unknown) =>
     site.evaluate(
       ([type, payload]) =>
