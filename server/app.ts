@@ -205,6 +205,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     renderTimes: renders,
   };
   undecodable.reply = (status, host, reply) => {
+    reply.headers(securityHeaders);
     const found = hosts.resolve(host);
     const locale = 'site' in found ? found.site.defaultLocale : sites.fallbackLocale;
     return sendError(reply, deps, { status, message: STATUS_CODES[status] ?? 'Bad Request', path: '', locale });
@@ -235,7 +236,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     global: false,
     ...(shared ? { redis: shared.redis, nameSpace: 'vitrine:rate:', skipOnError: true } : {}),
   });
-  await secureResponses(app, { devStyles: Boolean(options.devMiddleware), dataUrl: options.data?.url });
+  const securityHeaders = await secureResponses(app, {
+    devStyles: Boolean(options.devMiddleware),
+    dataUrl: options.data?.url,
+  });
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,

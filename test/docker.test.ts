@@ -462,7 +462,7 @@ t.test(
     // Drafts are written to the content volume, the one writable place.
     const draft = await get(
       port,
-      `/cs/api/contentstack/_drafts/dockerhash/en-GB/page_template/dishwasher`,
+      `/cs/api/contentstack/_drafts/docker-hash-01/en-GB/page_template/dishwasher`,
       {
         host: UK,
         authorization: `Bearer ${DRAFT_API_TOKEN}`,
@@ -474,7 +474,7 @@ t.test(
       body: draft.body,
       output: tail(),
     });
-    t.ok(existsSync(join(volume, '_drafts/dockerhash/en-GB/page_template/dishwasher.json')), 'on the volume');
+    t.ok(existsSync(join(volume, '_drafts/docker-hash-01/en-GB/page_template/dishwasher.json')), 'on the volume');
 
     // Metrics on their own port, from Node.js 24.
     const scraped = await get(metricsPort, '/metrics');

@@ -36,7 +36,7 @@ const cases = [
     limit: 2,
     request: {
       method: 'DELETE' as const,
-      url: '/cs/api/contentstack/_drafts/ratehash/en-GB/pages/4711',
+      url: '/cs/api/contentstack/_drafts/rate-hash-0001/en-GB/pages/4711',
       headers: { authorization: `Bearer ${DRAFT_TOKEN}` },
     },
   },

@@ -27,7 +27,7 @@ const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const PAGE_FILE = 'en-GB/pages/4711.json';
 const UK = 'uk.localhost';
 const DRAFT_TOKEN = 'draft-token-for-the-scale-tests';
-const DRAFT_URL = '/cs/api/contentstack/_drafts/scalehash/en-GB/pages/4711';
+const DRAFT_URL = '/cs/api/contentstack/_drafts/scale-hash-0001/en-GB/pages/4711';
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
   const started = Date.now();
@@ -203,7 +203,7 @@ t.test('instances share invalidation, pages and price changes through Redis, and
       payload: { ...draft, title, page_title: title },
     });
   t.equal((await saveDraft(a, 'Draft through A')).statusCode, 201);
-  const preview = await b.app.inject({ url: `${PRODUCT}?live_preview=scalehash`, headers: { host: UK } });
+  const preview = await b.app.inject({ url: `${PRODUCT}?live_preview=scale-hash-0001`, headers: { host: UK } });
   t.match(preview.body, 'Draft through A', 'B previews the draft saved through A');
   t.notMatch((await title(b)).h1, 'Draft through A', 'visitors of B still see the published page');
 
@@ -216,7 +216,7 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     const ready = await instance.app.inject({ url: '/readyz', headers: { host: UK } });
     t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
   }
-  const offline = await b.app.inject({ url: `${PRODUCT}?live_preview=scalehash`, headers: { host: UK } });
+  const offline = await b.app.inject({ url: `${PRODUCT}?live_preview=scale-hash-0001`, headers: { host: UK } });
   t.equal(offline.statusCode, 200, 'a preview without Redis shows published content');
   const refused = await saveDraft(a, 'Draft while Redis is down');
   t.equal(refused.statusCode, 503, 'saving a draft without Redis is a 503 the editor can retry');

@@ -303,6 +303,15 @@ t.test('15. static asset traversal never escapes the build folder', async (t) =>
   }
 });
 
+t.test('a URL the router cannot decode gets the site’s 400 page with the security headers', async (t) => {
+  for (const url of ['/%C0%AF', '/cs/%E0%A4%A']) {
+    const res = await raw(port, [`GET ${url} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.equal(res.status, 400, url);
+    t.match(res.headers, /\r\ncontent-security-policy: [^\r]*default-src 'self'/i, `${url}: CSP`);
+    t.match(res.headers, /\r\nx-content-type-options: nosniff/i, `${url}: nosniff`);
+  }
+});
+
 t.test('16. oversized headers, URLs and bodies are refused; the server keeps serving', async (t) => {
   const bigHeader = await raw(port, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`, `X-Big: ${'a'.repeat(20_000)}`]);
   t.equal(bigHeader.status, 431);

@@ -23,12 +23,13 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
 
 /**
  * Every response carries the security headers (CSP, HSTS, nosniff, frame rules); a request with two
- * Host headers is refused before anything else runs.
+ * Host headers is refused before anything else runs. Returns the headers, for the answers Fastify
+ * gives before any hook runs (a URL its router cannot decode).
  */
 export async function secureResponses(
   app: FastifyInstance,
   options: { devStyles: boolean; dataUrl: string | undefined },
-): Promise<void> {
+): Promise<Record<string, string>> {
   // Helmet's headers are the same for every response: worked out once, not per request
   const securityHeaders = await helmetHeaders({
     contentSecurityPolicy: {
@@ -61,6 +62,7 @@ export async function secureResponses(
     }
     done();
   });
+  return securityHeaders;
 }
 
 /** How many Host headers a request carries (rawHeaders alternates names and values). */

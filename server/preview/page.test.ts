@@ -1,7 +1,8 @@
 import t from 'tap';
+import type { PageConfig } from '../../common/preview-page-config.ts';
 import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
 import type { PreviewConfig } from './config.ts';
-import { previewCsp } from './page.ts';
+import { previewCsp, previewScript } from './page.ts';
 
 /**
  * What a preview response adds: the layer's script and its JSON config, a CSP
@@ -96,4 +97,25 @@ t.test('previewCsp replaces frame-ancestors wherever it stands and keeps every o
     previewCsp('', ['https://a.example', 'https://b.example']),
     'frame-ancestors https://a.example https://b.example',
   );
+});
+
+t.test('the configuration names the editor and this storefront’s workbench origin, no other storefront', async (t) => {
+  const config: PreviewConfig = {
+    ...preview,
+    editorOrigins: [
+      'https://app.contentstack.com',
+      'http://www.halden.co.uk:3000',
+      'http://www.halden.ch:3000',
+      'http://uk.localhost:3000',
+    ],
+  };
+  const script = previewScript(config, '/sdk/preview.js', {
+    hosts: ['www.halden.co.uk', 'uk.localhost'],
+    storefrontHosts: new Set(['www.halden.co.uk', 'uk.localhost', 'www.halden.ch', 'ch.localhost']),
+  });
+  t.same((script.config as PageConfig).init.editorOrigins, [
+    'https://app.contentstack.com',
+    'http://www.halden.co.uk:3000',
+    'http://uk.localhost:3000',
+  ]);
 });

@@ -7,11 +7,19 @@ import type { PreviewConfig } from './config.ts';
  * the configuration it reads, and a CSP that lets only the editor frame the page.
  */
 
-/** The script tag and its JSON configuration; the first editor origin hosts the edit links. */
-export function previewScript(config: PreviewConfig, src: string): PreviewScript {
+/**
+ * The script tag and its JSON configuration; the first editor origin hosts the edit links. The
+ * page's own storefront is the only one it names: the workbench's origins of other storefronts
+ * (every storefront host, over http) are none of this page's business.
+ */
+export function previewScript(
+  config: PreviewConfig,
+  src: string,
+  page: { hosts: readonly string[]; storefrontHosts: ReadonlySet<string> },
+): PreviewScript {
   const editor = new URL(config.editorOrigins[0] as string);
   const protocol = editor.protocol === 'http:' ? 'http' : 'https';
-  const page: PageConfig = {
+  const pageConfig: PageConfig = {
     init: {
       ssr: config.ssr,
       mode: 'preview',
@@ -21,10 +29,13 @@ export function previewScript(config: PreviewConfig, src: string): PreviewScript
         host: editor.hostname,
         port: Number(editor.port) || (protocol === 'http' ? 80 : 443),
       },
-      editorOrigins: config.editorOrigins,
+      editorOrigins: config.editorOrigins.filter((origin) => {
+        const host = new URL(origin).hostname.toLowerCase();
+        return !page.storefrontHosts.has(host) || page.hosts.includes(host);
+      }),
     },
   };
-  return { src, configId: PAGE_CONFIG_ID, config: page };
+  return { src, configId: PAGE_CONFIG_ID, config: pageConfig };
 }
 
 /** The response's CSP with `frame-ancestors` set to the editor origins (pages elsewhere allow only themselves). */

@@ -179,7 +179,10 @@ export async function buildPage(
   }
   // Live preview: the layer's script on preview responses only, never on plain pages.
   if ((preview !== undefined || decision.route === 'live') && deps.preview && assets.previewScript)
-    model.previewScript = previewScript(deps.preview, assets.previewScript);
+    model.previewScript = previewScript(deps.preview, assets.previewScript, {
+      hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
+      storefrontHosts: new Set(sites.sites.flatMap((s) => [s.host, ...s.aliases]).map((h) => h.toLowerCase())),
+    });
   const element = pageElement(deps, model, t, request.log);
   const degraded = watched.faulted() || budget.missed;
   if (memoKey && !degraded) deps.assembled?.set(memoKey, { model, page, template, t });

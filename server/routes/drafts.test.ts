@@ -64,7 +64,7 @@ t.test('a draft larger than the limit is refused with 413', async (t) => {
 t.test('invalid content is refused with 400 and the JSON path of the first problem', async (t) => {
   const badHeadline = structuredClone(template);
   (badHeadline.body_components[0] as Record<string, unknown>).headline = 42;
-  const res = await put(draftUrl('h400'), badHeadline);
+  const res = await put(draftUrl('h400-hash-0001'), badHeadline);
   t.equal(res.statusCode, 400);
   t.match(res.json(), {
     path: '$.body_components[0].headline',
@@ -72,25 +72,27 @@ t.test('invalid content is refused with 400 and the JSON path of the first probl
   });
 
   const page = JSON.parse(await readFile('content/en-GB/pages/4711.json', 'utf8')) as Record<string, unknown>;
-  const badPage = await put(draftUrl('h400', 'en-GB/pages/4711'), { ...page, slug: 'Not A Slug' });
+  const badPage = await put(draftUrl('h400-hash-0001', 'en-GB/pages/4711'), { ...page, slug: 'Not A Slug' });
   t.match(badPage.json(), { path: '$.slug' });
-  const otherId = await put(draftUrl('h400', 'en-GB/pages/4712'), page);
+  const otherId = await put(draftUrl('h400-hash-0001', 'en-GB/pages/4712'), page);
   t.match(otherId.json(), { path: '$.uuid' }, 'a page must be the one its path names');
-  const otherUid = await put(draftUrl('h400', 'en-GB/page_template/kitchen'), template);
+  const otherUid = await put(draftUrl('h400-hash-0001', 'en-GB/page_template/kitchen'), template);
   t.match(otherUid.json(), { path: '$.uid' });
-  for (const body of ['[]', '"text"', '{"broken":']) t.equal((await put(draftUrl('h400'), body)).statusCode, 400, body);
-  const poisoned = await put(draftUrl('h400'), '{"__proto__":{"polluted":true},"uid":"dishwasher"}');
+  for (const body of ['[]', '"text"', '{"broken":'])
+    t.equal((await put(draftUrl('h400-hash-0001'), body)).statusCode, 400, body);
+  const poisoned = await put(draftUrl('h400-hash-0001'), '{"__proto__":{"polluted":true},"uid":"dishwasher"}');
   t.equal(poisoned.statusCode, 400);
   t.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
 t.test('paths outside the store layout are refused before anything is written', async (t) => {
   for (const [url, status] of [
-    [draftUrl('bad.hash'), 400],
-    [draftUrl('h', 'english/page_template/dishwasher'), 400],
-    [draftUrl('h', 'en-GB/Page-Template/dishwasher'), 400],
-    [draftUrl('h', 'en-GB/..%2F..%2Fetc/passwd'), 400],
-    [draftUrl('h', 'en-GB/pages/not-a-number'), 400],
+    [draftUrl('bad.hash-0001'), 400],
+    [draftUrl('short-hash1'), 400],
+    [draftUrl('path-hash-0001', 'english/page_template/dishwasher'), 400],
+    [draftUrl('path-hash-0001', 'en-GB/Page-Template/dishwasher'), 400],
+    [draftUrl('path-hash-0001', 'en-GB/..%2F..%2Fetc/passwd'), 400],
+    [draftUrl('path-hash-0001', 'en-GB/pages/not-a-number'), 400],
     ['/cs/api/elsewhere/_drafts/h/en-GB/page_template/dishwasher', 404],
   ] as const) {
     t.equal((await put(url, template)).statusCode, status, url);
@@ -98,7 +100,7 @@ t.test('paths outside the store layout are refused before anything is written', 
 });
 
 t.test('a saved draft is what preview requests with its hash render; visitors keep the published page', async (t) => {
-  const hash = 'preview-h1';
+  const hash = 'preview-hash-01';
   const draft = structuredClone(template);
   (draft.body_components[0] as Record<string, unknown>).headline = 'Draft headline from the editor';
   const created = await put(draftUrl(hash), draft);

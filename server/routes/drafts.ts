@@ -33,6 +33,12 @@ interface DraftParams {
   id: string;
 }
 
+/**
+ * A preview hash is all that separates one editor's drafts from another's: a draft is written only
+ * under a hash long enough to hold 48 random bits (12 hex digits, as the workbench makes them).
+ */
+export const MIN_DRAFT_HASH_LENGTH = 12;
+
 /** A draft is one entry; the largest published entry is under 10 KB. */
 export const DRAFT_BODY_LIMIT = 256 * 1024;
 
@@ -43,8 +49,8 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   /** The draft a request names, or a reply explaining why it names none. */
   function draftOf(params: DraftParams): { hash: string; key: ContentKey } | { status: number; error: string } {
     if (params.service !== CONTENT_SERVICE_NAME) return { status: 404, error: 'Unknown content service' };
-    if (!isValidPreviewHash(params.hash))
-      return { status: 400, error: 'hash must be 1 to 128 letters, digits, - or _' };
+    if (!isValidPreviewHash(params.hash) || params.hash.length < MIN_DRAFT_HASH_LENGTH)
+      return { status: 400, error: `hash must be ${MIN_DRAFT_HASH_LENGTH} to 128 letters, digits, - or _` };
     const key = draftKey(params.type, params.id, params.locale);
     if (!isDraftAddress(params.hash, key))
       return { status: 400, error: 'locale, content type or id is not of its shape' };

@@ -91,9 +91,13 @@ t.test('catalog: storefronts, and the pages of each locale of this one with thei
 t.test('entries: page and template, with the draft of a hash overlaid', async (t) => {
   const template = JSON.parse(await readFile('content/en-GB/page_template/dishwasher.json', 'utf8'));
   template.body_components[0].headline = 'Drafted headline';
-  const put = await inject('PUT', '/cs/api/contentstack/_drafts/wbentries/en-GB/page_template/dishwasher', template);
+  const put = await inject(
+    'PUT',
+    '/cs/api/contentstack/_drafts/wb-entries-0001/en-GB/page_template/dishwasher',
+    template,
+  );
   t.equal(put.statusCode, 201);
-  const res = await inject('GET', '/__workbench/api/entries?locale=en-GB&uuid=4711&hash=wbentries');
+  const res = await inject('GET', '/__workbench/api/entries?locale=en-GB&uuid=4711&hash=wb-entries-0001');
   t.equal(res.statusCode, 200);
   const body = res.json();
   t.equal(body.page.uuid, '4711');
@@ -107,7 +111,7 @@ t.test('entries: page and template, with the draft of a hash overlaid', async (t
   }
   t.equal((await inject('GET', '/__workbench/api/entries?locale=en-GB&uuid=99999')).statusCode, 404);
   const drafts = await inject('GET', '/__workbench/api/drafts?locale=en-GB');
-  t.ok(drafts.json().hashes.includes('wbentries'), 'the compare view can pick the draft');
+  t.ok(drafts.json().hashes.includes('wb-entries-0001'), 'the compare view can pick the draft');
   t.same((await inject('GET', '/__workbench/api/drafts?locale=de-DE')).statusCode, 400);
 });
 
@@ -158,11 +162,12 @@ t.test('publish: validated, written atomically through the path door, cache drop
   const template = JSON.parse(await readFile('content/en-GB/page_template/dishwasher.json', 'utf8'));
   template.body_components[0].headline = 'Published from the workbench';
   t.equal(
-    (await inject('PUT', '/cs/api/contentstack/_drafts/wbpub/en-GB/page_template/dishwasher', template)).statusCode,
+    (await inject('PUT', '/cs/api/contentstack/_drafts/wb-publish-0001/en-GB/page_template/dishwasher', template))
+      .statusCode,
     201,
   );
   const res = await inject('POST', '/__workbench/api/publish', {
-    hash: 'wbpub',
+    hash: 'wb-publish-0001',
     locale: 'en-GB',
     type: 'page_template',
     id: 'dishwasher',
@@ -171,7 +176,9 @@ t.test('publish: validated, written atomically through the path door, cache drop
   t.same(res.json(), { published: join('en-GB', 'page_template', 'dishwasher.json') });
   const file = JSON.parse(await readFile(join(contentDir, 'en-GB/page_template/dishwasher.json'), 'utf8'));
   t.equal(file.body_components[0].headline, 'Published from the workbench');
-  t.notOk(await stat(join(contentDir, '_drafts/wbpub/en-GB/page_template/dishwasher.json')).catch(() => null));
+  t.notOk(
+    await stat(join(contentDir, '_drafts/wb-publish-0001/en-GB/page_template/dishwasher.json')).catch(() => null),
+  );
   t.same(
     (await readdir(join(contentDir, 'en-GB/page_template'))).filter((n) => n.endsWith('.tmp')),
     [],
@@ -181,7 +188,7 @@ t.test('publish: validated, written atomically through the path door, cache drop
   t.match(after.body, 'Published from the workbench', 'the plain page changed: the store cache was dropped');
 
   const again = await inject('POST', '/__workbench/api/publish', {
-    hash: 'wbpub',
+    hash: 'wb-publish-0001',
     locale: 'en-GB',
     type: 'page_template',
     id: 'dishwasher',
