@@ -5,7 +5,8 @@
  * lifetimes, so pages keep being re-rendered from a failing upstream throughout. Reports responses
  * by kind and fails when any response was a 500 carrying a stack trace.
  *
- * LOAD_SECONDS and LOAD_CONNECTIONS change the defaults (60 and 200).
+ * LOAD_SECONDS and LOAD_CONNECTIONS change the defaults (60 and 200); LOAD_WORKERS=2 runs the server
+ * with two workers on both cores (the load generator then shares one of them).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 /** The cold start (empty caches, failing upstream) is reported on its own, before the 60 s. */
 const COLD_SECONDS = Number(process.env.LOAD_COLD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 200);
+const WORKERS = process.env.LOAD_WORKERS ?? '1';
 const HOSTS = [BENCH_HOST, 'www.halden.de', 'www.halden.ch'];
 const PAGE_IDS = ['200', '300', '4711', '4712', '5810', '6020', '7000', '8000'];
 
@@ -78,18 +80,26 @@ function kindOf(status: number, body: string): string {
 
 export async function runLoadTest(): Promise<boolean> {
   console.log('');
-  console.log(`load test: ${CONNECTIONS} connections for ${SECONDS} s, content upstream failing half the time`);
+  console.log(
+    `load test: ${CONNECTIONS} connections for ${SECONDS} s, content upstream failing half the time, WORKERS=${WORKERS}`,
+  );
   const store = await startNode('load-store', ['dist/server/main.js'], { HTML_CACHE: 'off' }, { core: LOAD_CORE });
   const upstream = fakeUpstream(store.port);
   await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
   const upstreamUrl = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
-  const server = await startNode('load-server', ['dist/server/main.js'], {
-    CONTENT_SERVICE_URL: upstreamUrl,
-    APP_CONFIG_URL: upstreamUrl,
-    HTML_CACHE: 'on',
-    HTML_CACHE_TTL_MS: '2000',
-    CONTENT_CACHE_TTL_MS: '1000',
-  });
+  const server = await startNode(
+    'load-server',
+    ['dist/server/main.js'],
+    {
+      CONTENT_SERVICE_URL: upstreamUrl,
+      APP_CONFIG_URL: upstreamUrl,
+      HTML_CACHE: 'on',
+      HTML_CACHE_TTL_MS: '2000',
+      CONTENT_CACHE_TTL_MS: '1000',
+      WORKERS,
+    },
+    WORKERS === '1' ? {} : { core: '0,1' },
+  );
   try {
     // The mix: each storefront's home page and its pages at their canonical paths (asked of the
     // store itself), a 404 and a canonical redirect.
