@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LAYOUT_NAMES } from '../client/layouts/layouts.ts';
 import { ISLAND_ENTRIES } from '../islands/entries.ts';
 import { buildServer, type ServerOptions } from '../server/app.ts';
+import type { PreviewConfig } from '../server/preview/config.ts';
 import { manifestFromVite } from '../server/render/assets.ts';
 
 /**
@@ -36,3 +37,15 @@ export const HOSTS = {
   uk: 'www.halden.co.uk',
   ie: 'www.halden.ie',
 } as const;
+
+/** Live-preview settings for tests that use the draft API: the editor's origin and a draft token. */
+export function previewWithDrafts(draftToken: string): PreviewConfig {
+  return {
+    apiKey: 'k',
+    environment: 'e',
+    branch: 'main',
+    ssr: true,
+    editorOrigins: ['https://app.contentstack.com'],
+    draftToken,
+  };
+}

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { demoServer, HOSTS } from './helpers.ts';
+import { demoServer, HOSTS, previewWithDrafts } from './helpers.ts';
 
 /** The routes that write, cost or authenticate are limited per client address; others are not. */
 
@@ -8,14 +8,7 @@ const DRAFT_TOKEN = 'draft-token-for-rate-limit-tests';
 
 const app = await demoServer({
   revalidateToken: TOKEN,
-  preview: {
-    apiKey: 'k',
-    environment: 'e',
-    branch: 'main',
-    ssr: true,
-    editorOrigins: ['https://app.contentstack.com'],
-    draftToken: DRAFT_TOKEN,
-  },
+  preview: previewWithDrafts(DRAFT_TOKEN),
   rateLimits: { revalidate: 2, graphql: 3, drafts: 2 },
 });
 t.teardown(() => app.close());

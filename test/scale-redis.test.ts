@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { CATALOG_WRITE, createTokens } from '../server/data/auth.ts';
 import { Metrics } from '../server/observability/metrics.ts';
 import { freePort } from './e2e/server.ts';
-import { demoServer } from './helpers.ts';
+import { demoServer, previewWithDrafts } from './helpers.ts';
 
 /**
  * Three instances sharing Debian's redis-server: a revalidate on one reaches all within a second,
@@ -99,14 +99,7 @@ t.test('instances share invalidation, pages and price changes through Redis, and
       metrics,
       cdnPurge,
       rateLimits: { webhook: 2 },
-      preview: {
-        apiKey: 'k',
-        environment: 'e',
-        branch: 'main',
-        ssr: true,
-        editorOrigins: ['https://app.contentstack.com'],
-        draftToken: DRAFT_TOKEN,
-      },
+      preview: previewWithDrafts(DRAFT_TOKEN),
       data: { tokenSecret: SECRET, demoChangeMs: 0 },
     });
     t.teardown(() => app.close());
