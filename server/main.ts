@@ -33,10 +33,16 @@ async function main(): Promise<void> {
   const env = readEnv();
   const dev = env.NODE_ENV === 'development';
   // The client is made before the app it serves; its warnings go to the app's log once there is one.
-  const log: { warn?: (details: object, message: string) => void } = {};
+  const log: {
+    warn?: (details: object, message: string) => void;
+    error?: (details: object, message: string) => void;
+  } = {};
   const content = env.CONTENT_SERVICE_URL
     ? createUpstreamContentService({
-        logger: { warn: (details, message) => log.warn?.(details, message) },
+        logger: {
+          warn: (details, message) => log.warn?.(details, message),
+          error: (details, message) => log.error?.(details, message),
+        },
         contentServiceUrl: env.CONTENT_SERVICE_URL,
         appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
         cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000,
@@ -83,6 +89,7 @@ async function main(): Promise<void> {
       : { level: 'info' },
   });
   log.warn = (details, message) => app.log.warn(details, message);
+  log.error = (details, message) => app.log.error(details, message);
   app.addHook('onClose', async () => {
     await content?.close();
     await vite?.close();

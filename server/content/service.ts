@@ -14,7 +14,11 @@ export interface ContentService {
   getPage(uuid: string, locale: string, preview?: string): Promise<PageEntry | null>;
   /** Any other entry (templates, components), or null when it does not exist. */
   getEntry<T = Record<string, unknown>>(type: string, uid: string, locale: string, preview?: string): Promise<T | null>;
-  getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration>;
+  /**
+   * `cookie` is the visitor's Cookie header, forwarded where the configuration is read over HTTP
+   * (the answer may depend on it); the embedded store has one answer for everybody.
+   */
+  getApplicationConfiguration(host: string, locale: string, cookie?: string): Promise<ApplicationConfiguration>;
   /** Cheap existence check, for hreflang alternates and switchers. */
   hasPage(uuid: string, locale: string): Promise<boolean>;
   /** Where an entry is read from (store file or API URL), for warnings about its fields. */

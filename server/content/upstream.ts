@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { jitteredTtl } from '../http/jitter.ts';
+import { appConfigScope, contextFailure, LastGoodAppConfigs } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
@@ -16,6 +17,7 @@ import { readApplicationConfiguration, readPage, readTemplate, type WarnContent 
 
 export interface UpstreamLogger {
   warn(details: object, message: string): void;
+  error?(details: object, message: string): void;
 }
 
 export interface UpstreamContentOptions {
@@ -82,6 +84,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     },
   });
   const inflight = new Map<string, Promise<Box>>();
+  const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
   const changes = new ContentChanges();
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
@@ -166,20 +169,41 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     return (await (hash === undefined ? published(entry) : uncached(entry))) as T | null;
   }
 
-  async function getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration> {
+  async function getApplicationConfiguration(
+    host: string,
+    locale: string,
+    cookie?: string,
+  ): Promise<ApplicationConfiguration> {
     // Both come from the storefront configuration, so a bad value is our bug, not a visitor's 404.
     if (!HOST.test(host)) throw new RangeError(`Invalid host for the application configuration: ${host}`);
     if (!isValidKey({ kind: 'appConfig', locale })) {
       throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
     }
     const parse = (body: unknown, where: string) => readApplicationConfiguration(body, where, warn);
-    const config = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
-      headers: { 'x-forwarded-host': host },
-      // The answer depends on the forwarded host, which the URL does not show.
-      keyPrefix: `${host} `,
+    // The answer depends on the forwarded host and may depend on the cookie, which the URL does not show.
+    const scope = appConfigScope(host, cookie);
+    const read = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
+      headers: { 'x-forwarded-host': host, ...(cookie ? { cookie } : {}) },
+      keyPrefix: `${scope} `,
       notFoundIsNull: false,
     });
-    return (await published(config)) as ApplicationConfiguration;
+    const load = read.load;
+    read.load = () =>
+      load().catch((err: unknown) => {
+        const failure = contextFailure(read.where, err);
+        (logger?.error ?? logger?.warn)?.call(logger, { ...failure.details, host, locale }, failure.message);
+        throw err;
+      });
+    try {
+      const config = (await published(read)) as ApplicationConfiguration;
+      lastGoodConfigs.remember(host, scope, locale, config);
+      return config;
+    } catch (err) {
+      // The page keeps its header from the last good answer rather than losing it to an outage.
+      const kept = lastGoodConfigs.recall(host, scope, locale);
+      if (kept) return kept;
+      throw err;
+    }
   }
 
   async function hasPage(uuid: string, locale: string): Promise<boolean> {

@@ -19,12 +19,22 @@ export class HttpError extends Error {
   /** Set when a response arrived (HTTP_STATUS, HTTP_INVALID_JSON). */
   readonly status: number | undefined;
   readonly statusText: string | undefined;
+  /** Set when a response arrived: its headers, for the log line of a failed call. */
+  readonly headers: Record<string, string | string[] | undefined> | undefined;
   /** HTTP_STATUS only: the error body, parsed when it is JSON (a GraphQL error list, say), else its text. */
   readonly data: unknown;
   constructor(
     code: HttpErrorCode,
     message: string,
-    details: { method: HttpMethod; url: string; status?: number; statusText?: string; data?: unknown; cause?: unknown },
+    details: {
+      method: HttpMethod;
+      url: string;
+      status?: number;
+      statusText?: string;
+      headers?: Record<string, string | string[] | undefined>;
+      data?: unknown;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: details.cause });
     this.name = 'HttpError';
@@ -33,6 +43,7 @@ export class HttpError extends Error {
     this.url = details.url;
     this.status = details.status;
     this.statusText = details.statusText;
+    this.headers = details.headers;
     this.data = details.data;
   }
 }
@@ -113,6 +124,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const details = { method, url: target };
     let status: number;
     let statusText: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
       const response = await dispatcher.request({
@@ -127,6 +139,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
       status = response.statusCode;
       statusText = response.statusText || STATUS_CODES[status] || '';
+      responseHeaders = response.headers;
       // Read the body even for error statuses: it frees the socket for keep-alive and may explain the error.
       text = await response.body.text();
     } catch (err) {
@@ -137,6 +150,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         ...details,
         status,
         statusText,
+        headers: responseHeaders,
         data: parseOrText(text),
       });
     }
@@ -146,7 +160,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return sjson.parse(text) as T;
     } catch (err) {
       const message = `${method} ${target} ${status}: response body is not valid JSON (${(err as Error).message})`;
-      throw new HttpError('HTTP_INVALID_JSON', message, { ...details, status, statusText, cause: err });
+      throw new HttpError('HTTP_INVALID_JSON', message, {
+        ...details,
+        status,
+        statusText,
+        headers: responseHeaders,
+        cause: err,
+      });
     }
   }
 

@@ -95,7 +95,10 @@ export function contentApiRoutes(app: FastifyInstance, deps: ContentApiDeps): vo
     if (!locale || !request.site.locales.includes(locale)) {
       return apiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
     }
-    return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale));
+    // The visitor's cookie goes to the source along with the host, so a shared cache must key on it.
+    reply.header('vary', 'Cookie');
+    const { cookie } = request.headers;
+    return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale, cookie));
   });
 
   app.post('/cs/api/_revalidate', { bodyLimit: 1024 }, async (request, reply) => {
