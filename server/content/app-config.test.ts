@@ -1,7 +1,13 @@
 import t from 'tap';
 import type { ApplicationConfiguration } from '../../common/content.ts';
 import { HttpError } from '../http/client.ts';
-import { appConfigScope, contextFailure, LastGoodAppConfigs, sharedAppConfigScope } from './app-config.ts';
+import {
+  appConfigScope,
+  contextFailure,
+  LastGoodAppConfigs,
+  sharedAppConfigScope,
+  variesByCookie,
+} from './app-config.ts';
 import { ContentError } from './service.ts';
 
 const HOST = 'www.halden.ch';
@@ -104,4 +110,21 @@ t.test('the visitors’ answers are bounded; the shared ones are not pushed out 
   for (const who of ['a', 'b', 'c']) kept.remember(HOST, appConfigScope(HOST, who), 'de-CH', config(who));
   t.equal(kept.recall(HOST, appConfigScope(HOST, 'a'), 'de-CH')?.navigation.header?.title, 'shared', 'a left');
   t.equal(kept.recall(HOST, appConfigScope(HOST, 'c'), 'de-CH')?.navigation.header?.title, 'c', 'c kept');
+});
+
+t.test('an answer depends on the cookie when its caching headers say so', async (t) => {
+  const rows: [Record<string, string | string[]>, boolean][] = [
+    [{}, false],
+    [{ vary: 'Accept-Encoding' }, false],
+    [{ vary: 'Accept-Encoding, Cookie' }, true],
+    [{ vary: 'cookie' }, true],
+    [{ vary: '*' }, true],
+    [{ vary: ['Accept-Language', 'Cookie'] }, true],
+    [{ vary: 'X-Cookie-Free' }, false],
+    [{ 'cache-control': 'public, max-age=60' }, false],
+    [{ 'cache-control': 'private, max-age=60' }, true],
+    [{ 'cache-control': 'no-store' }, true],
+    [{ 'cache-control': 'private="set-cookie"' }, true],
+  ];
+  for (const [headers, expected] of rows) t.equal(variesByCookie(headers), expected, JSON.stringify(headers));
 });

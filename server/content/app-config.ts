@@ -23,6 +23,27 @@ export function sharedAppConfigScope(host: string): string {
   return appConfigScope(host, undefined);
 }
 
+/**
+ * Whether an answer says it depends on the cookie it was asked with: `Vary` names Cookie (or `*`),
+ * or `Cache-Control` keeps it private. Only such answers make a page personal; an answer that says
+ * nothing is the same for every visitor, as HTTP caches read it too.
+ */
+export function variesByCookie(headers: Record<string, string | string[] | undefined>): boolean {
+  const list = (name: string) =>
+    [headers[name] ?? []]
+      .flat()
+      .flatMap((value) => value.split(','))
+      .map((token) => token.trim().toLowerCase().split('=')[0]);
+  const vary = list('vary');
+  const cacheControl = list('cache-control');
+  return (
+    vary.includes('cookie') ||
+    vary.includes('*') ||
+    cacheControl.includes('private') ||
+    cacheControl.includes('no-store')
+  );
+}
+
 export interface ContextFailure {
   message: string;
   details: {

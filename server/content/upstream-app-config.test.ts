@@ -18,10 +18,12 @@ interface ConfigUpstream {
   failWith?: number;
   /** The header title the next answers carry for a visitor without a `who` cookie. */
   title: string;
+  /** Whether answers say `Vary: Cookie`. */
+  vary: boolean;
 }
 
 async function startConfigUpstream(t: Test): Promise<ConfigUpstream> {
-  const state: ConfigUpstream = { origin: '', seen: [], title: 'Shared' };
+  const state: ConfigUpstream = { origin: '', seen: [], title: 'Shared', vary: true };
   const server = createServer((req, res) => {
     state.seen.push(req.headers);
     if (state.failWith) {
@@ -30,7 +32,7 @@ async function startConfigUpstream(t: Test): Promise<ConfigUpstream> {
     }
     const who = /(?:^|;\s*)who=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     const title = who ? `For ${who}` : state.title;
-    res.writeHead(200, { 'content-type': 'application/json', vary: 'Cookie' });
+    res.writeHead(200, { 'content-type': 'application/json', ...(state.vary ? { vary: 'Cookie' } : {}) });
     res.end(JSON.stringify({ globals: { dhfIsEnabled: true }, navigation: { header: { title, links: [] } } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,4 +143,21 @@ t.test('after a content change and an outage the page keeps the last good header
   upstream.failWith = undefined;
   upstream.title = 'Recovered';
   t.equal(await title(s.getApplicationConfiguration(HOST, 'de-CH')), 'Recovered', 'the next good read wins');
+});
+
+t.test('an answer made for the cookie is marked personal; one that does not vary is not', async (t) => {
+  for (const vary of [true, false]) {
+    const upstream = await startConfigUpstream(t);
+    upstream.vary = vary;
+    const { s } = service(t, upstream);
+    const rows: [string | undefined, boolean][] = [
+      ['who=alice', vary],
+      [undefined, false],
+      ['', false],
+    ];
+    for (const [cookie, personal] of rows) {
+      const config = await s.getApplicationConfiguration(HOST, 'de-CH', cookie);
+      t.equal(config.personal === true, personal, `Vary: Cookie ${vary}, cookie ${cookie}`);
+    }
+  }
 });

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { jitteredTtl } from '../http/jitter.ts';
-import { appConfigScope, contextFailure, LastGoodAppConfigs } from './app-config.ts';
+import { appConfigScope, contextFailure, LastGoodAppConfigs, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
@@ -116,7 +116,12 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     path: string,
     query: Record<string, QueryValue>,
     parse: (body: unknown, where: string) => unknown,
-    extra: { headers?: Record<string, string>; keyPrefix?: string; notFoundIsNull: boolean },
+    extra: {
+      headers?: Record<string, string>;
+      onHeaders?: (headers: Record<string, string | string[] | undefined>) => void;
+      keyPrefix?: string;
+      notFoundIsNull: boolean;
+    },
   ): Read {
     const where = client.url(path, query);
     return {
@@ -125,7 +130,11 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
       load: async () => {
         let body: unknown;
         try {
-          body = await client.request<unknown>('GET', path, { query, headers: extra.headers });
+          body = await client.request<unknown>('GET', path, {
+            query,
+            headers: extra.headers,
+            onHeaders: extra.onHeaders,
+          });
         } catch (err) {
           if (extra.notFoundIsNull && err instanceof HttpError && err.status === 404) return { value: null };
           const reason = err instanceof Error ? err.message : String(err);
@@ -179,11 +188,18 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     if (!isValidKey({ kind: 'appConfig', locale })) {
       throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
     }
-    const parse = (body: unknown, where: string) => readApplicationConfiguration(body, where, warn);
+    let personal = false;
+    const parse = (body: unknown, where: string): ApplicationConfiguration => {
+      const config = readApplicationConfiguration(body, where, warn);
+      return personal ? { ...config, personal: true } : config;
+    };
     // The answer depends on the forwarded host and may depend on the cookie, which the URL does not show.
     const scope = appConfigScope(host, cookie);
     const read = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
       headers: { 'x-forwarded-host': host, ...(cookie ? { cookie } : {}) },
+      onHeaders: (headers) => {
+        personal = cookie !== undefined && cookie !== '' && variesByCookie(headers);
+      },
       keyPrefix: `${scope} `,
       notFoundIsNull: false,
     });

@@ -77,6 +77,8 @@ export interface HttpRequestOptions {
   headers?: Record<string, string>;
   /** Aborting rejects with the abort reason as is, never retried nor wrapped. */
   signal?: AbortSignal;
+  /** Told the headers of the successful response (caching rules such as Vary live there). */
+  onHeaders?: (headers: Record<string, string | string[] | undefined>) => void;
 }
 
 export interface HttpClient {
@@ -154,6 +156,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         data: parseOrText(text),
       });
     }
+    init.onHeaders?.(responseHeaders);
     if (text === '') return undefined as T;
     try {
       // secure-json-parse refuses `__proto__` and `constructor.prototype` keys: answers never change a prototype.
