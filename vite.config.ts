@@ -1,17 +1,12 @@
 import { defineConfig, type Plugin } from 'vite';
 import { LAYOUT_NAMES } from './client/layouts/layouts.ts';
+import { ISLAND_ENTRIES } from './islands/entries.ts';
 import { browserAliases, type IslandRuntime, islandRuntime, RUNTIME_RECORD } from './islands/hydration-library.ts';
 
 /**
  * The browser build: the island runtime, one chunk per island, and one stylesheet per layout, with
  * a manifest the server reads to inject hashed URLs (docs/decisions/0001-vite-without-a-framework.md).
  */
-export const ISLAND_ENTRIES = {
-  runtime: 'islands/main.ts',
-  header: 'islands/header/Header.tsx',
-  parallax: 'islands/parallax/Parallax.tsx',
-  price: 'islands/price/Price.tsx',
-};
 
 /** Writes the runtime next to the manifest: `npm start` rebuilds when the requested one differs. */
 function recordRuntime(runtime: IslandRuntime): Plugin {

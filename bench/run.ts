@@ -269,9 +269,9 @@ function runtimeLine(): string {
 /** The preview script's size, measured by the SDK's own script (issue 9), or "not built". */
 async function previewLines(): Promise<string[]> {
   const reference = `reference preview SDK: ${kb(REFERENCE_SDK.min)} min, ${kb(REFERENCE_SDK.gzip)} gzip`;
-  if (!existsSync('sdk/size.ts')) return ['preview script: not built', reference];
+  if (!existsSync('scripts/sdk-size.ts')) return ['preview script: not built', reference];
   try {
-    const sdk = (await import(join(ROOT, 'sdk/size.ts'))) as {
+    const sdk = (await import(join(ROOT, 'scripts/sdk-size.ts'))) as {
       measureSdk(): Promise<unknown>;
       formatSdkSizes(sizes: unknown): string[];
     };

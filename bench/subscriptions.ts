@@ -39,7 +39,13 @@ else await measure(Number(values.clients), Number(values.seconds));
 async function measure(clients: number, seconds: number): Promise<void> {
   const catalog = await loadCatalog('content');
   const app = Fastify();
-  await app.register(dataPlugin, { catalog, demoChangeMs: 0, tokenSecret: 'bench-secret-0123456789-0123456789' });
+  // Every client connects from 127.0.0.1: the per-client socket cap would refuse all but 20.
+  await app.register(dataPlugin, {
+    catalog,
+    demoChangeMs: 0,
+    tokenSecret: 'bench-secret-0123456789-0123456789',
+    socketLimits: { total: clients + 1, perClient: clients + 1 },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
 

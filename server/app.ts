@@ -34,6 +34,7 @@ import { healthRoutes } from './routes/health.ts';
 import { ICON_PATHS, iconRoutes } from './routes/icons.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { createHostResolver, hostnameOf } from './sites/resolve.ts';
@@ -69,6 +70,8 @@ export interface ServerOptions {
   dev?: boolean;
   logger?: FastifyServerOptions['logger'];
   revalidateToken?: string;
+  /** Contentstack webhooks' bearer secret; unset, every webhook call is refused. */
+  webhookSecret?: string;
   /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Socket idle and whole-request limits; tests shorten them. */
@@ -355,25 +358,28 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
   });
 
-  healthRoutes(app);
-  contentApiRoutes(app, { content, revalidateToken: options.revalidateToken });
-  buildRoutes(app, { assets });
+  await app.register(healthRoutes);
+  await app.register(contentApiRoutes, { content, revalidateToken: options.revalidateToken });
+  await app.register(webhookRoutes, { content, secret: options.webhookSecret });
+  await app.register(buildRoutes, { assets });
   // Drafts are files of the embedded store
-  if (store) draftRoutes(app, { contentDir: options.contentDir, token: preview.draftToken });
+  if (store) await app.register(draftRoutes, { contentDir: options.contentDir, token: preview.draftToken });
   if (workbench && store)
-    workbenchRoutes(app, {
+    await app.register(workbenchRoutes, {
       sites,
       contentDir: options.contentDir,
       store,
       token: preview.draftToken,
       fromSource: Boolean(options.devMiddleware),
     });
-  if (existsSync(`${publicDir}/icons`)) iconRoutes(app, { dir: `${publicDir}/icons` });
-  seoRoutes(app, { sites, content, ttlMs: contentTtlMs });
-  pageRoutes(app, deps);
+  if (existsSync(`${publicDir}/icons`)) await app.register(iconRoutes, { dir: `${publicDir}/icons` });
+  await app.register(seoRoutes, { sites, content, ttlMs: contentTtlMs });
+  await app.register(pageRoutes, deps);
   if (!options.data?.url) {
     const { url: _elsewhere, ...data } = options.data ?? {};
-    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, ...data });
+    // Sockets open only for the storefronts' hosts, from their pages or the editor's.
+    const upgrade = { resolveHost: hosts.resolve, editorOrigins: preview.editorOrigins };
+    await app.register(dataPlugin, { contentDir: options.contentDir, introspection: dev, upgrade, ...data });
   }
 
   app.setNotFoundHandler((request, reply) =>

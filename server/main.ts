@@ -1,8 +1,14 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { buildServer } from './app.ts';
-import { readEnv } from './config/env.ts';
+import { supervise } from './cluster/supervisor.ts';
+import { workerCount } from './cluster/worker-count.ts';
+import { type Env, readEnv } from './config/env.ts';
 import { loadSitesConfig } from './config/sites.ts';
-import { createUpstreamContentService } from './content/upstream.ts';
+import { contentSource } from './content/source.ts';
 import { ConfigError } from './errors.ts';
 import { Metrics } from './observability/metrics.ts';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
@@ -31,25 +37,40 @@ function prettyLogs(dev: boolean): boolean {
 
 async function main(): Promise<void> {
   const env = readEnv();
+  const workers = workerCount(env.WORKERS, availableParallelism());
+  // `npm run dev` stays one process: Vite's watcher and hot reload belong to one server.
+  if (workers > 1 && cluster.isPrimary && !process.argv.includes('--dev')) return runPrimary(env, workers);
+  return runServer(env);
+}
+
+/** `WORKERS=N`: the primary forks the servers and serves their summed metrics; it serves no pages. */
+async function runPrimary(env: Env, workers: number): Promise<void> {
+  const log = pino({ level: 'info' });
+  const supervisor = supervise({ workers, log, graceMs: SHUTDOWN_GRACE_MS });
+  const scrape =
+    env.METRICS_PORT === 0
+      ? undefined
+      : await listenForMetrics({ text: supervisor.metricsText }, env, (error) =>
+          log.error({ err: error }, 'Metrics collection failed'),
+        );
+  if (scrape) log.info({}, `Metrics of ${workers} workers at http://${env.HOST}:${scrape.port}/metrics`);
+  await supervisor.stopped;
+  await scrape?.close();
+  log.info({}, 'Closed');
+  process.exit(0);
+}
+
+async function runServer(env: Env): Promise<void> {
   const dev = env.NODE_ENV === 'development';
   // The client is made before the app it serves; its warnings go to the app's log once there is one.
   const log: {
     warn?: (details: object, message: string) => void;
     error?: (details: object, message: string) => void;
   } = {};
-  const content = env.CONTENT_SERVICE_URL
-    ? createUpstreamContentService({
-        logger: {
-          warn: (details, message) => log.warn?.(details, message),
-          error: (details, message) => log.error?.(details, message),
-        },
-        contentServiceUrl: env.CONTENT_SERVICE_URL,
-        appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
-        cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000,
-        staleMs: 10 * 60_000,
-        maxEntries: 20_000,
-      })
-    : undefined;
+  const content = contentSource(env, {
+    warn: (details, message) => log.warn?.(details, message),
+    error: (details, message) => log.error?.(details, message),
+  });
   // `npm run dev`: Vite serves the islands with hot reload instead of the build.
   const vite = process.argv.includes('--dev')
     ? (await import('./dev.ts')).createDevAssets(
@@ -71,6 +92,7 @@ async function main(): Promise<void> {
     forceHost: env.FORCE_HOST || undefined,
     dev,
     revalidateToken: env.REVALIDATE_TOKEN,
+    webhookSecret: env.CONTENTSTACK_WEBHOOK_SECRET,
     trustProxy: env.TRUST_PROXY,
     data: {
       url: env.GRAPHQL_URL,
@@ -111,20 +133,33 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  if (metrics) {
-    scrape = await startMetricsServer(metrics, {
-      port: env.METRICS_PORT,
-      host: env.HOST,
-      onError: (error) => app.log.error({ err: error }, 'Metrics collection failed'),
-    }).catch((error: NodeJS.ErrnoException) => {
+  if (metrics && cluster.isWorker) {
+    // The primary asks every worker for its registry and serves the sum; constructing an aggregator
+    // is what makes prom-client answer those requests in a worker.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  } else if (metrics) {
+    scrape = await listenForMetrics(metrics, env, (error) =>
+      app.log.error({ err: error }, 'Metrics collection failed'),
+    );
+    app.log.info(`Metrics at http://${env.HOST}:${scrape.port}/metrics`);
+  }
+  await vite?.start(app.server);
+}
+
+function listenForMetrics(
+  metrics: Pick<Metrics, 'text'>,
+  env: Env,
+  onError: (error: unknown) => void,
+): Promise<MetricsServer> {
+  return startMetricsServer(metrics, { port: env.METRICS_PORT, host: env.HOST, onError }).catch(
+    (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
       throw new ConfigError(
         `METRICS_PORT ${env.METRICS_PORT} is in use: set METRICS_PORT to a free port, or 0 to turn metrics off`,
       );
-    });
-    app.log.info(`Metrics at http://${env.HOST}:${scrape.port}/metrics`);
-  }
-  await vite?.start(app.server);
+    },
+  );
 }
 
 main().catch((error: unknown) => {

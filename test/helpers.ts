@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LAYOUT_NAMES } from '../client/layouts/layouts.ts';
+import { ISLAND_ENTRIES } from '../islands/entries.ts';
 import { buildServer, type ServerOptions } from '../server/app.ts';
 import { manifestFromVite } from '../server/render/assets.ts';
 
@@ -8,12 +9,16 @@ import { manifestFromVite } from '../server/render/assets.ts';
  * stylesheet URLs (the e2e and Docker tests use the real build).
  */
 export const testAssets = manifestFromVite({
-  'islands/main.ts': { file: 'runtime-test.js', dynamicImports: ['islands/hydrate-island.ts'], isEntry: true },
+  ...Object.fromEntries(
+    Object.entries(ISLAND_ENTRIES).map(([name, src]) => [
+      src,
+      name === 'runtime'
+        ? { file: 'runtime-test.js', dynamicImports: ['islands/hydrate-island.ts'], isEntry: true }
+        : { file: `${name}-test.js`, imports: ['_react.js'], isEntry: true },
+    ]),
+  ),
   'islands/hydrate-island.ts': { file: 'hydrate-island-test.js', imports: ['_react.js'] },
   '_react.js': { file: 'react-test.js' },
-  'islands/header/Header.tsx': { file: 'header-test.js', imports: ['_react.js'], isEntry: true },
-  'islands/parallax/Parallax.tsx': { file: 'parallax-test.js', imports: ['_react.js'], isEntry: true },
-  'islands/price/Price.tsx': { file: 'price-test.js', imports: ['_react.js'], isEntry: true },
   ...Object.fromEntries(
     LAYOUT_NAMES.map((name) => [`client/layouts/${name}.css`, { file: `${name}-test.css`, isEntry: true }]),
   ),

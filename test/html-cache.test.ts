@@ -63,7 +63,40 @@ t.test('a matching ETag gets 304; the cached body is precompressed per encoding'
   const gz = await app.inject({ url: PATH, headers: { host: HOSTS.uk, 'accept-encoding': 'gzip' } });
   t.equal(gz.headers['content-encoding'], 'gzip');
   t.ok(br.rawPayload.length < first.rawPayload.length / 3, 'compressed well');
+
+  // Each encoding is its own representation, so each has its own strong validator.
+  const tags = new Set([etag, br.headers.etag, gz.headers.etag]);
+  t.equal(tags.size, 3, 'identity, br and gzip carry distinct ETags');
+  const brAgain = await app.inject({
+    url: PATH,
+    headers: { host: HOSTS.uk, 'accept-encoding': 'br', 'if-none-match': `"other", ${br.headers.etag}` },
+  });
+  t.equal(brAgain.statusCode, 304, 'the br validator, in a list, revalidates the br copy');
+  const crossed = await app.inject({
+    url: PATH,
+    headers: { host: HOSTS.uk, 'accept-encoding': 'br', 'if-none-match': etag },
+  });
+  t.equal(crossed.statusCode, 200, 'the identity validator does not stand for the br copy');
 });
+
+t.test(
+  'a percent-encoding spelling of a page redirects to its one spelling, never a cache entry of its own',
+  async (t) => {
+    const app = await demoServer();
+    t.teardown(() => app.close());
+    const cases: [string, string][] = [
+      ['/cs/kitchen/aquasense-60-dish%77asher-4711', PATH],
+      ['/cs/kitchen/aquasense-60-dish%77asher-4711?x=1', `${PATH}?x=1`],
+      ['/cs/kitchen/aquasense-60-dish%77asher-4711/_payload.json', `${PATH}/_payload.json`],
+      ['/%63s/kitchen/aquasense%2D60-dishwasher-4711', PATH],
+    ];
+    for (const [spelling, location] of cases) {
+      const res = await app.inject({ url: spelling, headers: { host: HOSTS.uk } });
+      t.equal(res.statusCode, 301, spelling);
+      t.equal(res.headers.location, location, spelling);
+    }
+  },
+);
 
 t.test('the cache follows content changes and never holds preview or error responses', async (t) => {
   const { app, store, reads } = await countingServer();

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-ws';
 import t from 'tap';
 import WebSocket from 'ws';
+import { ContentChanges } from '../server/content/changes.ts';
 import { Metrics } from '../server/observability/metrics.ts';
 import { startMetricsServer } from '../server/observability/metrics-server.ts';
 import { ROUTE_KINDS, STATUS_CLASSES } from '../server/observability/route-kind.ts';
@@ -135,6 +136,7 @@ t.test('content read failures are counted by source', async (t) => {
     getEntry: async () => null,
     getApplicationConfiguration: async () => ({ globals: { dhfIsEnabled: false }, navigation: {} }),
     hasPage: async () => false,
+    changes: new ContentChanges(),
   };
   const app = await demoServer({ metrics, content: failing as never });
   t.teardown(() => app.close());
@@ -267,6 +269,7 @@ t.test('/readyz: 503 while starting, when the build is missing or content cannot
     getEntry: async () => null,
     getApplicationConfiguration: async () => ({ globals: { dhfIsEnabled: false }, navigation: {} }),
     hasPage: async () => false,
+    changes: new ContentChanges(),
   };
   const app = await demoServer({ content: flaky as never });
   t.teardown(() => app.close());

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { pageClient } from '../client/page-client.ts';
 import { useQuery } from '../client/use-query.ts';
+import { LIVE_PRICE_QUERY, LIVE_PRICE_UPDATES } from './queries.ts';
 
 export type AvailabilityKey = 'in_stock' | 'low_stock' | 'out_of_stock';
 
@@ -23,9 +24,6 @@ interface LiveProduct {
   version: number;
 }
 
-const FIELDS = 'fragment LivePriceFields on Product { id price { amount formatted } availability version }';
-const PRODUCT_QUERY = `query LivePrice($id: ID!, $locale: String!) { product(id: $id, locale: $locale) { ...LivePriceFields } } ${FIELDS}`;
-const UPDATES = `subscription LivePriceUpdates($ids: [ID!]!, $locale: String!) { productUpdated(ids: $ids, locale: $locale) { ...LivePriceFields } } ${FIELDS}`;
 /** How long "up to date again" stays before the status line empties. */
 const RESTORED_VISIBLE_MS = 5000;
 
@@ -37,7 +35,7 @@ const RESTORED_VISIBLE_MS = 5000;
  */
 export default function LivePrice({ productId, locale, amount, formatted, endpoint, labels }: LivePriceProps) {
   const [client] = useState(() => () => pageClient(endpoint));
-  const query = useQuery<{ product: LiveProduct | null }, { id: string; locale: string }>(client, PRODUCT_QUERY, {
+  const query = useQuery<{ product: LiveProduct | null }, { id: string; locale: string }>(client, LIVE_PRICE_QUERY, {
     id: productId,
     locale,
   });
@@ -47,7 +45,7 @@ export default function LivePrice({ productId, locale, amount, formatted, endpoi
   useEffect(() => {
     const data = client();
     const unsubscribe = data.subscribe<{ productUpdated: LiveProduct }>(
-      { query: UPDATES, variables: { ids: [productId], locale } },
+      { query: LIVE_PRICE_UPDATES, variables: { ids: [productId], locale } },
       {
         next: (result) => {
           if (result.data?.productUpdated) setPushed(result.data.productUpdated);

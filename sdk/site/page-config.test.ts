@@ -1,7 +1,8 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
 import { serializeInlineJson } from '../../common/inline-json.ts';
-import { PAGE_CONFIG_ID, readPageConfig } from './page-config.ts';
+import { PAGE_CONFIG_ID } from '../../common/preview-page-config.ts';
+import { readPageConfig } from './page-config.ts';
 
 /** The configuration block the server writes and the standalone script reads. */
 

@@ -87,3 +87,26 @@ t.test('reading the environment does not change it', async (t) => {
   readEnv(source);
   t.same(source, { PORT: '8080', UNRELATED: 'keep me' });
 });
+
+t.test(
+  'Contentstack: an API key needs its delivery token and environment; the region is one of the documented',
+  async (t) => {
+    const stack = {
+      CONTENTSTACK_API_KEY: 'blt1',
+      CONTENTSTACK_DELIVERY_TOKEN: 'cs1',
+      CONTENTSTACK_ENVIRONMENT: 'prod',
+    };
+    t.equal(readEnv(stack).CONTENTSTACK_REGION, undefined, 'unset: the source uses us');
+    t.equal(readEnv({ ...stack, CONTENTSTACK_REGION: 'azure-eu' }).CONTENTSTACK_REGION, 'azure-eu');
+    t.throws(() => readEnv({ ...stack, CONTENTSTACK_REGION: 'mars' }), { message: /CONTENTSTACK_REGION/ });
+    t.throws(() => readEnv({ CONTENTSTACK_API_KEY: 'blt1' }), {
+      message: /CONTENTSTACK_DELIVERY_TOKEN and CONTENTSTACK_ENVIRONMENT must be too/,
+    });
+    t.throws(() => readEnv({ ...stack, CONTENTSTACK_HOST: 'cdn.contentstack.io' }), { message: /CONTENTSTACK_HOST/ });
+    t.equal(
+      readEnv({ ...stack, CONTENTSTACK_HOST: 'http://127.0.0.1:9001' }).CONTENTSTACK_HOST,
+      'http://127.0.0.1:9001',
+    );
+    t.throws(() => readEnv({ CONTENTSTACK_WEBHOOK_SECRET: 'short' }), { message: /CONTENTSTACK_WEBHOOK_SECRET/ });
+  },
+);

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import { CONTENTSTACK_REGIONS, type ContentstackRegion } from '../content/contentstack-api.ts';
 import { ConfigError } from '../errors.ts';
 
 /** Contract section 2, plus the optional upstreams and secrets later issues add. */
@@ -39,6 +40,22 @@ const EnvSchema = Type.Object({
   SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
   // OpenTelemetry: spans are exported over OTLP/HTTP only when this is set.
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Server processes sharing the port: a number, or `auto` for one per core; unset, one process.
+  WORKERS: Type.Optional(Type.String({ pattern: '^(auto|[1-9][0-9]{0,2})$' })),
+  // A Contentstack stack as the content source, chosen when the API key is set.
+  CONTENTSTACK_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  CONTENTSTACK_DELIVERY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  CONTENTSTACK_ENVIRONMENT: Type.Optional(Type.String({ minLength: 1 })),
+  // `us` when unset.
+  CONTENTSTACK_REGION: Type.Optional(
+    Type.Unsafe<ContentstackRegion>({ type: 'string', enum: [...CONTENTSTACK_REGIONS] }),
+  ),
+  CONTENTSTACK_HOST: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CONTENTSTACK_PREVIEW_HOST: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CONTENTSTACK_BRANCH: Type.Optional(Type.String({ minLength: 1 })),
+  CONTENTSTACK_PREVIEW_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  // Webhook bearer secret: long enough that guessing it is hopeless.
+  CONTENTSTACK_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -50,6 +67,12 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const env = envSchema<Env>({ schema: EnvSchema, data: source, env: false, dotenv: false });
     if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT)
       throw new Error(`METRICS_PORT must differ from PORT (${env.PORT}): metrics never share the public port`);
+    if (env.CONTENTSTACK_API_KEY) {
+      const missing = (['CONTENTSTACK_DELIVERY_TOKEN', 'CONTENTSTACK_ENVIRONMENT'] as const).filter(
+        (name) => !env[name],
+      );
+      if (missing.length > 0) throw new Error(`CONTENTSTACK_API_KEY is set, so ${missing.join(' and ')} must be too`);
+    }
     return env;
   } catch (error) {
     throw new ConfigError(`Invalid environment: ${(error as Error).message}`);

@@ -1,18 +1,16 @@
-import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
-import { jitteredTtl } from '../http/jitter.ts';
 import { appConfigScope, contextFailure, LastGoodAppConfigs, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
+import { createReadCache, deepFreeze, type Read } from './read-cache.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
 import { ContentError, type ContentService } from './service.ts';
 import { readApplicationConfiguration, readPage, readTemplate, type WarnContent } from './tolerant.ts';
 
 /**
  * The ContentService over HTTP: the same API the embedded store serves (contract section 4), on
- * another server. Published reads are de-duplicated and cached (LRU, TTL, stale-while-revalidate,
- * last good value on upstream faults); preview reads are only de-duplicated.
+ * another server, cached as read-cache.ts describes.
  */
 
 export interface UpstreamLogger {
@@ -44,19 +42,6 @@ const SERVICE_NAME = /^[A-Za-z0-9_-]+$/;
 /** A host name or IP literal with an optional port: nothing that could break out of the header. */
 const HOST = /^[A-Za-z0-9._:[\]-]{1,255}$/;
 
-/** Boxed so that "not found" (null) is cacheable too; lru-cache refuses null values. */
-interface Box {
-  readonly value: unknown;
-}
-
-interface Read {
-  /** Cache and de-duplication key. */
-  key: string;
-  /** The upstream URL, for ContentError and log lines. */
-  where: string;
-  load(): Promise<Box>;
-}
-
 export function createUpstreamContentService(options: UpstreamContentOptions): UpstreamContentService {
   const { contentServiceName = 'contentstack', cacheTtlMs, staleMs, maxEntries, logger, timeouts } = options;
   if (!SERVICE_NAME.test(contentServiceName)) {
@@ -67,49 +52,12 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
   const content = createHttpClient({ baseUrl: options.contentServiceUrl, timeouts });
   const appConfig = createHttpClient({ baseUrl: options.appConfigUrl, timeouts });
 
-  const cache = new LRUCache<string, Box, Read>({
-    max: maxEntries,
-    ttl: cacheTtlMs,
-    // An eviction while a read is in flight must not fail the visitors waiting for it.
-    ignoreFetchAbort: true,
-    fetchMethod: async (_key, last, { context, options }) => {
-      options.ttl = jitteredTtl(cacheTtlMs);
-      try {
-        return await context.load();
-      } catch (err) {
-        // With a last good value the fault is hidden from the caller, so this is its only trace.
-        if (last) logger?.warn({ err, where: context.where }, 'Content upstream failed; serving the last good value');
-        throw err;
-      }
-    },
-  });
-  const inflight = new Map<string, Promise<Box>>();
+  const cache = createReadCache({ cacheTtlMs, staleMs, maxEntries, logger });
+  const { published, uncached } = cache;
   const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
   const changes = new ContentChanges();
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
-
-  async function published(read: Read): Promise<unknown> {
-    const hasLast = cache.peek(read.key, { allowStale: true }) !== undefined;
-    const box = await cache.fetch(read.key, {
-      context: read,
-      // Within the stale window answer at once and refresh behind; beyond it, wait for the refresh.
-      allowStale: cache.getRemainingTTL(read.key) > -staleMs,
-      // A fault after a good read serves that read; without one there is nothing to serve but the error.
-      allowStaleOnFetchRejection: hasLast,
-    });
-    if (!box) throw new ContentError('CONTENT_UPSTREAM', 'Content upstream read was abandoned', read.where);
-    return box.value;
-  }
-
-  async function uncached(read: Read): Promise<unknown> {
-    let pending = inflight.get(read.key);
-    if (!pending) {
-      pending = read.load().finally(() => inflight.delete(read.key));
-      inflight.set(read.key, pending);
-    }
-    return (await pending).value;
-  }
 
   function upstreamRead(
     client: HttpClient,
@@ -282,12 +230,4 @@ function assertValid(problem: string | null, where: string): void {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

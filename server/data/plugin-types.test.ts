@@ -12,6 +12,9 @@ app.register(dataPlugin, { catalog: createCatalog([]) });
 app.register(dataPlugin, { demoChangeMs: '30s' });
 // @ts-expect-error a catalog is a Catalog, not seed data
 app.register(dataPlugin, { catalog: [] });
+app.register(dataPlugin, { socketLimits: { idleMs: 60_000 }, maxResponseBytes: 512 * 1024 });
+// @ts-expect-error the idle timeout is a number of milliseconds
+app.register(dataPlugin, { socketLimits: { idleMs: '30s' } });
 // @ts-expect-error no such option
 app.register(dataPlugin, { graphiql: true });
 

@@ -5,8 +5,13 @@ import mercurius from 'mercurius';
 import { bearerToken, createTokens, type Viewer } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { startDemoChanges } from './demo-changer.ts';
+import { summarisingErrorFormatter } from './error-log.ts';
+import { guardGraphQLHttp } from './http-guards.ts';
+import { queryNestingError } from './query-nesting.ts';
+import { MAX_RESPONSE_BYTES } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
-import { attachGraphQLSocket } from './socket.ts';
+import { attachGraphQLSocket, type SocketLimits } from './socket.ts';
+import type { UpgradePolicy } from './upgrade-policy.ts';
 
 /**
  * The embedded data backend (issue 8, contract section 5): GraphQL at `/graphql` on the site's own
@@ -24,8 +29,12 @@ export interface DataPluginOptions {
   tokenSecret?: string;
   /** How often the demo changes a price; 0 turns it off. */
   demoChangeMs?: number;
-  /** Caps on open sockets (tests use small ones); the defaults otherwise. */
-  socketLimits?: { total: number; perClient: number };
+  /** Caps on sockets and what each may hold (tests use small ones); SOCKET_LIMITS otherwise. */
+  socketLimits?: Partial<SocketLimits>;
+  /** The largest serialised result one operation may send, over HTTP or the socket; MAX_RESPONSE_BYTES otherwise. */
+  maxResponseBytes?: number;
+  /** Which hosts and origins may open a socket (the app passes its storefronts and editor origins). */
+  upgrade?: Omit<UpgradePolicy, 'underPressure'>;
   /** Answer schema introspection (`__schema`, `__type`): a development convenience, off in production. */
   introspection?: boolean;
 }
@@ -79,16 +88,24 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     request.viewer = viewer;
   });
 
-  // preClose: open sockets would keep the HTTP server from closing.
   const rules: ValidationRule[] = options.introspection ? [] : [NoSchemaIntrospectionCustomRule];
+  // Upgrades skip Fastify's hooks, @fastify/under-pressure's shedding among them: asked directly.
+  const pressured = app as unknown as { isUnderPressure?: () => boolean };
+  const underPressure = app.hasDecorator('isUnderPressure') ? () => pressured.isUnderPressure?.() ?? false : undefined;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const closeSockets = attachGraphQLSocket(app.server, {
     path: GRAPHQL_PATH,
     catalog,
     tokens,
     rules,
     limits: options.socketLimits,
+    policy: { ...options.upgrade, underPressure },
+    maxResponseBytes,
   });
+  // preClose: open sockets would keep the HTTP server from closing.
   app.addHook('preClose', closeSockets);
+
+  guardGraphQLHttp(app, { maxResponseBytes });
 
   await app.register(mercurius, {
     schema,
@@ -96,11 +113,17 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     context: (request): DataContext => ({ catalog, viewer: request.viewer }),
     graphiql: false,
     validationRules: rules,
+    errorFormatter: summarisingErrorFormatter(),
     additionalRouteOptions: {
       bodyLimit: GRAPHQL_BODY_LIMIT,
       // Prices are per locale, not per host: any storefront (or a test with no Host) may ask.
       config: { anyHost: true },
     },
+  });
+  // Before parsing: the parser would overflow the stack on a deeply nested literal.
+  app.graphql.addHook('preParsing', async (_schema, source) => {
+    const tooNested = queryNestingError(source);
+    if (tooNested) throw Object.assign(new Error('Query refused'), { statusCode: 400, errors: [tooNested] });
   });
   // The limits first, alone: graphql-js's full validation is quadratic in repeated fields (aliases),
   // so an operation over the limits must be refused before it is paid for.

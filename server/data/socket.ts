@@ -1,12 +1,24 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, specifiedRules, type ValidationRule, validate } from 'graphql';
+import {
+  type DocumentNode,
+  GraphQLError,
+  getOperationAST,
+  OperationTypeNode,
+  parse,
+  specifiedRules,
+  type ValidationRule,
+  validate,
+} from 'graphql';
 // Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
 import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
 import type { Catalog } from './catalog.ts';
+import { queryNestingError } from './query-nesting.ts';
+import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
+import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upgrade-policy.ts';
 
 /**
  * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol (spec
@@ -17,24 +29,58 @@ import { type DataContext, operationLimits, schema } from './schema.ts';
  *
  * It takes only the upgrades for its own path and leaves every other one to whoever else listens
  * (Vite's HMR socket in development), which is why it is not a Fastify route: @fastify/websocket
- * would route every upgrade on the server through Fastify.
+ * would route every upgrade on the server through Fastify. The upgrade policy (upgrade-policy.ts)
+ * stands in for the Fastify hooks it skips.
  */
 
 /** One socket message: a subscribe is a few hundred bytes. */
 const MAX_PAYLOAD = 16 * 1024;
 /** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
+/** How long a socket closed for a slow reader may take to flush its close frame before it is cut. */
+const CLOSE_GRACE_MS = 5_000;
+
+export interface SocketLimits {
+  /** Open sockets the server holds at most: each holds memory until it closes. */
+  total: number;
+  /** Open sockets per client address: a page holds one; a client with dozens is not a visitor. */
+  perClient: number;
+  /** A socket with no subscription this long is closed; pings do not count as use. */
+  idleMs: number;
+  /** Operations one socket may have started and not yet been answered (queries a client does not read). */
+  inFlight: number;
+  /** Bytes queued for a client that does not read before its socket is closed. */
+  bufferedBytes: number;
+  /**
+   * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
+   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
+   */
+  subscriptions: number;
+}
+
+export const SOCKET_LIMITS: SocketLimits = {
+  total: 2_000,
+  perClient: 20,
+  idleMs: 30_000,
+  inFlight: 10,
+  bufferedBytes: 1024 * 1024,
+  subscriptions: 20_000,
+};
 
 /**
- * Open sockets the server holds at most, and per client address: a page holds one; a client that
- * opens dozens is not a visitor, and each socket holds memory until it closes.
+ * How the server closes a socket on its own. 1000 for an idle socket: graphql-ws's client reconnects
+ * after it only when it holds subscriptions again. 1008 (policy violation) for a reader too slow.
  */
-export const SOCKET_LIMITS = { total: 2_000, perClient: 20 };
+export const SOCKET_CLOSE = {
+  idle: { code: 1000, reason: 'Idle: no subscription' },
+  slowReader: { code: 1008, reason: 'Too many unread messages' },
+} as const;
 
-type SocketExtra = { viewer?: Viewer | null };
+type SocketExtra = { viewer?: Viewer | null; socket: WebSocket; request: IncomingMessage };
+type Connection = { subscriptions: Record<string, unknown>; extra: Partial<SocketExtra> };
 
 /** The open connections of each HTTP server, for the subscriptions gauge. */
-const connections = new WeakMap<Server, Set<{ subscriptions: Record<string, unknown> }>>();
+const connections = new WeakMap<Server, Set<Connection>>();
 
 /** GraphQL subscriptions open now over the sockets `server` accepted. */
 export function openSubscriptions(server: Server): number {
@@ -50,21 +96,24 @@ export function attachGraphQLSocket(
     catalog: Catalog;
     tokens: Tokens;
     rules: readonly ValidationRule[];
-    limits?: { total: number; perClient: number };
+    limits?: Partial<SocketLimits>;
+    policy?: UpgradePolicy;
+    /** The largest serialised result one operation may send. */
+    maxResponseBytes: number;
   },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
+  const limits = { ...SOCKET_LIMITS, ...options.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   const open = connections.get(server) ?? new Set();
   connections.set(server, open);
+  const idle = idleWatch(limits.idleMs);
+  /** Ids of each connection's queries and mutations still in flight. */
+  const inFlight = new WeakMap<Connection, Set<string>>();
   const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
     {
       schema,
       // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-      validate: (schema, document) => {
-        const refused = validate(schema, document, [operationLimits]);
-        return refused.length > 0 ? refused : validate(schema, document, [...specifiedRules, ...options.rules]);
-      },
       onConnect: (ctx) => {
         const token = bearerToken(authorizationOf(ctx.connectionParams));
         if (token === undefined) {
@@ -75,15 +124,68 @@ export function attachGraphQLSocket(
           ctx.extra.viewer = viewer;
         }
         open.add(ctx);
+        idle.watch(ctx);
         return true;
       },
       onClose: (ctx) => {
         open.delete(ctx);
+        idle.forget(ctx);
       },
-      onSubscribe: (ctx) => {
-        // The subscription being started is already in the list: more than the cap means one too many.
-        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+      onSubscribe: (ctx, id, payload) => {
+        idle.used(ctx);
+        // A client that keeps sending but does not read would have its refusals queue up too.
+        if (ctx.extra.socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(ctx.extra.socket);
+        // Before graphql-ws parses it: the parser would overflow the stack on a deeply nested literal.
+        const tooNested = queryNestingError(payload.query);
+        if (tooNested) return [tooNested];
+        // The operation being started is already in the list: more than the cap means one too many.
+        const operations = Object.values(ctx.subscriptions);
+        if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
+        }
+        // Parsed here, not by graphql-ws, as the kind of operation decides the caps below; the
+        // arguments returned make graphql-ws skip its own parse and validation.
+        const document = parseOperation(payload.query);
+        if (document instanceof GraphQLError) return [document];
+        const kind = getOperationAST(document, payload.operationName)?.operation;
+        // Queries and mutations answered but not yet written count as in flight: a client that does
+        // not read keeps them so. Subscriptions do not: they are capped above, and a page resubscribes
+        // all of its own at once when it reconnects.
+        const queries = inFlight.get(ctx) ?? new Set<string>();
+        inFlight.set(ctx, queries);
+        for (const held of queries) if (!(held in ctx.subscriptions)) queries.delete(held);
+        if (kind !== OperationTypeNode.SUBSCRIPTION) {
+          if (queries.size >= limits.inFlight) {
+            return [
+              new GraphQLError(
+                `At most ${limits.inFlight} operations in flight per connection: read the answers first`,
+                {
+                  extensions: { code: 'TOO_MANY_IN_FLIGHT' },
+                },
+              ),
+            ];
+          }
+          queries.add(id);
+        } else if (catalog.watchers() >= limits.subscriptions) {
+          return [
+            new GraphQLError('The server holds as many subscriptions as it can; try again later', {
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            }),
+          ];
+        }
+        // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+        const limited = validate(schema, document, [operationLimits]);
+        if (limited.length > 0) return limited;
+        const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
+        if (invalid.length > 0) return invalid;
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      },
+      onNext: (ctx, _id, _payload, _args, result) => {
+        const socket = ctx.extra.socket;
+        if (socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(socket);
+        const bytes = Buffer.byteLength(JSON.stringify(result));
+        if (bytes > options.maxResponseBytes) {
+          return { errors: [responseTooLargeError(bytes, options.maxResponseBytes).toJSON()] };
         }
       },
       context: (ctx): DataContext => ({ catalog, viewer: ctx.extra.viewer ?? null }),
@@ -91,7 +193,6 @@ export function attachGraphQLSocket(
     wss,
   );
 
-  const limits = options.limits ?? SOCKET_LIMITS;
   const perClient = new Map<string, number>();
   let total = 0;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -102,10 +203,13 @@ export function attachGraphQLSocket(
     }
     const client = request.socket.remoteAddress ?? '';
     const held = perClient.get(client) ?? 0;
-    if (total >= limits.total || held >= limits.perClient) {
-      socket.end(
-        'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
-      );
+    const refusal =
+      refuseUpgrade({ host: request.headers.host, origin: request.headers.origin }, options.policy ?? {}) ??
+      (total >= limits.total || held >= limits.perClient
+        ? { status: 503 as const, message: 'Too many open sockets. Please try again shortly.' }
+        : undefined);
+    if (refusal) {
+      socket.end(upgradeRefusalResponse(refusal, 10));
       return;
     }
     total++;
@@ -124,6 +228,56 @@ export function attachGraphQLSocket(
     // Clients hear 1001 Going Away, which graphql-ws retries: a restarted server takes them back.
     await graphqlWs.dispose();
   };
+}
+
+/**
+ * Closes the sockets that hold no subscription for `idleMs`. Checked once per period: a socket
+ * that neither holds a subscription now nor started an operation during the last period is idle,
+ * so one closes between one and two periods after its last use. Pings are not use.
+ */
+function idleWatch(idleMs: number) {
+  const watched = new Map<Connection, { used: boolean; timer: NodeJS.Timeout }>();
+  return {
+    watch(connection: Connection) {
+      const state = {
+        used: false,
+        timer: setInterval(() => {
+          if (!state.used && Object.keys(connection.subscriptions).length === 0) {
+            connection.extra.socket?.close(SOCKET_CLOSE.idle.code, SOCKET_CLOSE.idle.reason);
+          }
+          state.used = false;
+        }, idleMs).unref(),
+      };
+      watched.set(connection, state);
+    },
+    used(connection: Connection) {
+      const state = watched.get(connection);
+      if (state) state.used = true;
+    },
+    forget(connection: Connection) {
+      clearInterval(watched.get(connection)?.timer);
+      watched.delete(connection);
+    },
+  };
+}
+
+/**
+ * A client that does not read would have the server queue its messages without bound. Its socket
+ * is closed; the close frame waits behind what is queued, so it is cut after a grace period.
+ */
+function closeSlowReader(socket: WebSocket) {
+  if (socket.readyState !== socket.OPEN) return;
+  socket.close(SOCKET_CLOSE.slowReader.code, SOCKET_CLOSE.slowReader.reason);
+  setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/** The operation's document, or its syntax error as a GraphQL error. */
+function parseOperation(query: string): DocumentNode | GraphQLError {
+  try {
+    return parse(query);
+  } catch (error) {
+    return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
+  }
 }
 
 /** `Authorization` in connection params, whatever its case (spec section 7: the same header as HTTP). */

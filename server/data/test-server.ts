@@ -1,14 +1,15 @@
 import type { Socket } from 'node:net';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { CATALOG_WRITE, createTokens, type Tokens } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
-import { dataPlugin } from './plugin.ts';
+import { type DataPluginOptions, dataPlugin } from './plugin.ts';
 
 /** The secret every data-layer test signs with. */
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
 
 export interface DataServer {
+  app: FastifyInstance;
   /** `http://127.0.0.1:{port}/graphql` */
   url: string;
   wsUrl: string;
@@ -26,10 +27,16 @@ export interface DataServer {
  * The embedded backend alone on a real port, with the demo catalog and no demo changes, for the
  * server and client tests of the data layer. Closed by the test's teardown.
  */
-export async function startDataServer(t: Test): Promise<DataServer> {
+export async function startDataServer(
+  t: Test,
+  options: Omit<DataPluginOptions, 'catalog' | 'tokenSecret'> = {},
+  /** Registers what the plugin runs next to (load shedding) before the plugin itself. */
+  before?: (app: FastifyInstance) => PromiseLike<unknown>,
+): Promise<DataServer> {
   const catalog = await loadCatalog('content');
   const app = Fastify();
-  await app.register(dataPlugin, { catalog, tokenSecret: TEST_SECRET, demoChangeMs: 0 });
+  await before?.(app);
+  await app.register(dataPlugin, { catalog, tokenSecret: TEST_SECRET, demoChangeMs: 0, ...options });
   const sockets = new Set<Socket>();
   let upgrades = 0;
   app.server.on('upgrade', (_req, socket: Socket) => {
@@ -42,6 +49,7 @@ export async function startDataServer(t: Test): Promise<DataServer> {
   const { port } = app.server.address() as { port: number };
   const tokens = createTokens(TEST_SECRET);
   return {
+    app,
     url: `http://127.0.0.1:${port}/graphql`,
     wsUrl: `ws://127.0.0.1:${port}/graphql`,
     catalog,

@@ -227,3 +227,20 @@ t.test("the caller's abort passes through unwrapped and is not retried", async (
   await t.rejects(pending, { message: 'visitor left' });
   t.equal(seen.length, 1, 'no retry after the abort');
 });
+
+t.test('a status error carries the Retry-After the server sent, in ms; seconds or a date', async (t) => {
+  const { origin } = await startServer(t, (req, res) => {
+    const value = decodeURIComponent(req.url?.slice(1) ?? '');
+    res.writeHead(429, value ? { 'retry-after': value } : {});
+    res.end();
+  });
+  const c = client(t, origin);
+  const waited = async (value: string) =>
+    ((await c.request('GET', `/${encodeURIComponent(value)}`).catch((e: unknown) => e)) as HttpError).retryAfterMs;
+  t.equal(await waited('30'), 30_000);
+  t.equal(await waited(''), undefined, 'absent');
+  t.equal(await waited('soon'), undefined, 'unreadable');
+  t.equal(await waited('Thu, 01 Jan 1970 00:00:00 GMT'), 0, 'a date in the past is now');
+  const later = await waited(new Date(Date.now() + 120_000).toUTCString());
+  t.ok(later !== undefined && later > 100_000 && later <= 120_000, 'a date two minutes ahead');
+});

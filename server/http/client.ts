@@ -23,6 +23,8 @@ export class HttpError extends Error {
   readonly headers: Record<string, string | string[] | undefined> | undefined;
   /** HTTP_STATUS only: the error body, parsed when it is JSON (a GraphQL error list, say), else its text. */
   readonly data: unknown;
+  /** HTTP_STATUS only: how long the server asked callers to wait (its Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
   constructor(
     code: HttpErrorCode,
     message: string,
@@ -33,6 +35,7 @@ export class HttpError extends Error {
       statusText?: string;
       headers?: Record<string, string | string[] | undefined>;
       data?: unknown;
+      retryAfterMs?: number;
       cause?: unknown;
     },
   ) {
@@ -45,6 +48,7 @@ export class HttpError extends Error {
     this.statusText = details.statusText;
     this.headers = details.headers;
     this.data = details.data;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
@@ -128,6 +132,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let statusText: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const response = await dispatcher.request({
         origin: parsed.origin,
@@ -142,6 +147,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       status = response.statusCode;
       statusText = response.statusText || STATUS_CODES[status] || '';
       responseHeaders = response.headers;
+      retryAfter = response.headers['retry-after'];
       // Read the body even for error statuses: it frees the socket for keep-alive and may explain the error.
       text = await response.body.text();
     } catch (err) {
@@ -154,6 +160,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         statusText,
         headers: responseHeaders,
         data: parseOrText(text),
+        retryAfterMs: retryAfterMs(retryAfter, Date.now()),
       });
     }
     init.onHeaders?.(responseHeaders);
@@ -216,6 +223,15 @@ function transportError(err: unknown, details: { method: HttpMethod; url: string
     ...details,
     cause: err,
   });
+}
+
+/** Retry-After in ms: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+function retryAfterMs(value: string | string[] | undefined, now: number): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function parseOrText(text: string): unknown {

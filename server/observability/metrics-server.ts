@@ -12,7 +12,7 @@ export interface MetricsServer {
  * port faces visitors, and scraping never competes with the page routes' hooks or shedding.
  */
 export function startMetricsServer(
-  metrics: Metrics,
+  metrics: Pick<Metrics, 'text'>,
   { port, host, onError }: { port: number; host: string; onError: (error: unknown) => void },
 ): Promise<MetricsServer> {
   const server = createServer((request, response) => {

@@ -1,5 +1,5 @@
 import type { PreviewScript } from '../../client/page/model.ts';
-import { PAGE_CONFIG_ID, type PageConfig } from '../../sdk/site/page-config.ts';
+import { PAGE_CONFIG_ID, type PageConfig } from '../../common/preview-page-config.ts';
 import type { PreviewConfig } from './config.ts';
 
 /**

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentAssets } from '../../client/document.tsx';
 import type { LayoutName } from '../../common/content.ts';
+import { ISLAND_ENTRIES } from '../../islands/entries.ts';
 
 /** URL prefix of every built asset; served immutable (issue 2). */
 export const ASSETS_PREFIX = '/assets/';
@@ -29,13 +30,8 @@ interface ViteManifestChunk {
 }
 type ViteManifest = Record<string, ViteManifestChunk>;
 
-/** Island name → its source entry; must match vite.config.ts ISLAND_ENTRIES. */
-export const ISLAND_SOURCES: Record<string, string> = {
-  runtime: 'islands/main.ts',
-  header: 'islands/header/Header.tsx',
-  parallax: 'islands/parallax/Parallax.tsx',
-  price: 'islands/price/Price.tsx',
-};
+/** Island name → its source entry (the registry Vite builds from). */
+export const ISLAND_SOURCES: Readonly<Record<string, string>> = ISLAND_ENTRIES;
 
 /** The SDK build's entry for the standalone preview script; must match vite.sdk.config.ts. */
 const PREVIEW_SCRIPT_SOURCE = 'sdk/site/standalone.ts';

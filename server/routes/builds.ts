@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AssetManifest } from '../render/assets.ts';
 
 export const SPECULATION_RULES_URL = '"/builds/speculation-rules.json"';
@@ -22,7 +22,7 @@ const SPECULATION_RULES = {
  * Spec section 7: `builds/latest.json` tells a page whether a newer build serves the site, and
  * `builds/meta/{buildId}.json` is that build's route-rules manifest (for the requesting storefront).
  */
-export function buildRoutes(app: FastifyInstance, { assets }: { assets: AssetManifest }): void {
+export const buildRoutes: FastifyPluginAsync<{ assets: AssetManifest }> = async (app, { assets }) => {
   app.get('/builds/speculation-rules.json', { config: { anyHost: true } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=86400').type('application/speculationrules+json');
     return JSON.stringify(SPECULATION_RULES);
@@ -40,4 +40,4 @@ export function buildRoutes(app: FastifyInstance, { assets }: { assets: AssetMan
     reply.header('cache-control', 'public, max-age=31536000, immutable');
     return { id: assets.build.id, timestamp: assets.build.timestamp, routeRules: request.site.routeRules };
   });
-}
+};

@@ -1,8 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isValidLocaleCode } from '../../common/locales.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { LOCALE_CODE } from '../../common/locales.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
+import { requireBearer, sendApiError } from '../http/api-reply.ts';
 
 /** Contract section 8: the embedded store's content-service path segment. */
 export const CONTENT_SERVICE_NAME = 'contentstack';
@@ -12,39 +15,28 @@ interface ContentApiDeps {
   revalidateToken?: string;
 }
 
-interface LanguageQuery {
-  language?: string;
-  live_preview?: string;
-}
+const Language = Type.Object({
+  language: Type.String({ pattern: LOCALE_CODE.source }),
+  live_preview: Type.Optional(Type.String()),
+});
 
-function languageOf(request: FastifyRequest<{ Querystring: LanguageQuery }>): string | null {
-  const { language } = request.query;
-  return typeof language === 'string' && isValidLocaleCode(language) ? language : null;
-}
+const FIELD_MESSAGES = {
+  language: 'language must be a locale code like de-CH',
+  uuid: 'uuid must be 1 to 10 digits',
+};
 
-function previewOf(request: FastifyRequest<{ Querystring: LanguageQuery }>): string | undefined {
-  const hash = request.query.live_preview;
-  return typeof hash === 'string' && isValidPreviewHash(hash) ? hash : undefined;
-}
-
-/** Constant-time token check (security catalogue, case 17); the token is never logged. */
-export function tokenMatches(expected: string | undefined, header: string | undefined): boolean {
-  if (!expected || !header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice('Bearer '.length));
-  const wanted = Buffer.from(expected);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-function apiError(reply: FastifyReply, status: number, message: string) {
-  return reply.status(status).header('cache-control', 'no-store').send({ error: message });
+/** A preview hash of the wrong shape is ignored: the request reads published content. */
+function previewOf(hash: string | undefined): string | undefined {
+  return hash !== undefined && isValidPreviewHash(hash) ? hash : undefined;
 }
 
 /**
  * The HTTP face of the content store (contract section 4): the same API the upstream client calls,
  * so a second instance can serve as another's content service, and live preview can read drafts.
  */
-export function contentApiRoutes(app: FastifyInstance, deps: ContentApiDeps): void {
+export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async (app, deps) => {
   const { content } = deps;
+  app.setErrorHandler(apiErrorHandler(FIELD_MESSAGES));
 
   const guarded = async <T>(reply: FastifyReply, preview: string | undefined, read: () => Promise<T>) => {
     try {
@@ -54,46 +46,56 @@ export function contentApiRoutes(app: FastifyInstance, deps: ContentApiDeps): vo
     } catch (error) {
       if (error instanceof ContentError) {
         reply.log.error({ err: error, where: error.where }, error.message);
-        return apiError(reply, error.code === 'CONTENT_UPSTREAM' ? 503 : 500, 'Content unavailable');
+        return sendApiError(reply, error.code === 'CONTENT_UPSTREAM' ? 503 : 500, 'Content unavailable');
       }
       throw error;
     }
   };
 
-  app.get<{ Params: { service: string; uuid: string }; Querystring: LanguageQuery }>(
+  app.get(
     '/cs/api/:service/pages/:uuid',
+    {
+      schema: {
+        params: Type.Object({ service: Type.String(), uuid: Type.String({ pattern: '^\\d{1,10}$' }) }),
+        querystring: Language,
+      },
+    },
     async (request, reply) => {
-      const locale = languageOf(request);
-      if (request.params.service !== CONTENT_SERVICE_NAME) return apiError(reply, 404, 'Unknown content service');
-      if (!locale) return apiError(reply, 400, 'language must be a locale code like de-CH');
-      if (!/^\d{1,10}$/.test(request.params.uuid)) return apiError(reply, 400, 'uuid must be 1 to 10 digits');
-      const preview = previewOf(request);
+      if (request.params.service !== CONTENT_SERVICE_NAME) return sendApiError(reply, 404, 'Unknown content service');
+      const preview = previewOf(request.query.live_preview);
       return guarded(reply, preview, async () => {
-        const page = await content.getPage(request.params.uuid, locale, preview);
+        const page = await content.getPage(request.params.uuid, request.query.language, preview);
         return { entries: page ? [page] : [] };
       });
     },
   );
 
-  app.get<{ Params: { service: string; type: string; uid: string }; Querystring: LanguageQuery }>(
+  app.get(
     '/cs/api/:service/:type/:uid',
+    {
+      schema: {
+        params: Type.Object({ service: Type.String(), type: Type.String(), uid: Type.String() }),
+        querystring: Language,
+      },
+    },
     async (request, reply) => {
-      const locale = languageOf(request);
-      if (request.params.service !== CONTENT_SERVICE_NAME) return apiError(reply, 404, 'Unknown content service');
-      if (!locale) return apiError(reply, 400, 'language must be a locale code like de-CH');
-      const preview = previewOf(request);
+      const { service, type, uid } = request.params;
+      if (service !== CONTENT_SERVICE_NAME) return sendApiError(reply, 404, 'Unknown content service');
+      const preview = previewOf(request.query.live_preview);
       const result = await guarded(reply, preview, async () => {
-        const entry = await content.getEntry(request.params.type, request.params.uid, locale, preview);
+        const entry = await content.getEntry(type, uid, request.query.language, preview);
         return entry ? { entry } : null;
       });
-      return result ?? apiError(reply, 404, 'Entry not found');
+      return result ?? sendApiError(reply, 404, 'Entry not found');
     },
   );
 
-  app.get<{ Querystring: LanguageQuery }>('/_applicationConfiguration', async (request, reply) => {
-    const locale = languageOf(request);
-    if (!locale || !request.site.locales.includes(locale)) {
-      return apiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
+  const AnyLanguage = Type.Object({ language: Type.Optional(Type.String()) });
+  app.get('/_applicationConfiguration', { schema: { querystring: AnyLanguage } }, async (request, reply) => {
+    const locale = request.query.language;
+    // Only the storefront's own locales: the message names them, so it is not the schema's.
+    if (locale === undefined || !request.site.locales.includes(locale)) {
+      return sendApiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
     }
     // The visitor's cookie goes to the source along with the host, so a shared cache must key on it.
     reply.header('vary', 'Cookie');
@@ -101,12 +103,10 @@ export function contentApiRoutes(app: FastifyInstance, deps: ContentApiDeps): vo
     return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale, cookie));
   });
 
-  app.post('/cs/api/_revalidate', { bodyLimit: 1024 }, async (request, reply) => {
-    if (!tokenMatches(deps.revalidateToken, request.headers.authorization)) {
-      return apiError(reply, 401, 'A valid revalidate token is required');
-    }
+  const revalidateGuard = requireBearer(deps.revalidateToken, 'A valid revalidate token is required');
+  app.post('/cs/api/_revalidate', { bodyLimit: 1024, onRequest: revalidateGuard }, async (request, reply) => {
     content.changes.announce({ origin: 'revalidate' });
     request.log.info('Content cache revalidated');
     return reply.header('cache-control', 'no-store').send({ revalidated: true });
   });
-}
+};

@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rm, stat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import { entryProblem } from '../content/entry-checks.ts';
 import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
-import { ComponentSchemas, firstProblem, PageSchema, templateProblem } from '../content/schemas.ts';
-import { CONTENT_SERVICE_NAME, tokenMatches } from './content-api.ts';
+import { writeAtomically } from '../content/write-atomically.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
+import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { CONTENT_SERVICE_NAME } from './content-api.ts';
 
 /**
- * The draft API (issue 9): an editor, or a test, writes the draft of one entry under a preview
+ * The draft API: an editor, or a test, writes the draft of one entry under a preview
  * hash, in the store's own layout (`{CONTENT_DIR}/_drafts/{hash}/{locale}/{pages|type}/{id}.json`),
  * and the store overlays it on published content for requests carrying that hash.
  *
@@ -35,33 +37,8 @@ interface DraftParams {
 /** A draft is one entry; the largest published entry is under 10 KB. */
 export const DRAFT_BODY_LIMIT = 256 * 1024;
 
-function fail(reply: FastifyReply, status: number, error: string, extra: Record<string, unknown> = {}) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .send({ error, ...extra });
-}
-
-/** The same validation the store applies when it reads the entry (server/content/store.ts). */
-function contentProblem(type: string, value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
-  if (type === 'pages') return firstProblem(PageSchema, value);
-  if (type.endsWith('_template')) return templateProblem(value);
-  const schema = ComponentSchemas[type];
-  return schema ? firstProblem(schema, value) : null;
-}
-
-/** The entry must be the one its path names, or the store would serve it under another id. */
-function identityProblem({ type, id, locale }: DraftParams, value: Record<string, unknown>): string | null {
-  if (type === 'pages') {
-    if (value.uuid !== id) return `$.uuid: Expected ${id}, the id of the path`;
-    if (value.locale !== locale) return `$.locale: Expected ${locale}, the locale of the path`;
-    return null;
-  }
-  return value.uid === id ? null : `$.uid: Expected ${id}, the id of the path`;
-}
-
-export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
+export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
+  app.setErrorHandler(apiErrorHandler({}, { 413: `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB` }));
   const url = '/cs/api/:service/_drafts/:hash/:locale/:type/:id';
 
   /** The draft file of a request, or a reply explaining why there is none. */
@@ -81,37 +58,24 @@ export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
     bodyLimit: DRAFT_BODY_LIMIT,
     config: { anyHost: true },
     // Before the body is read: an unauthenticated request never costs a parse.
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!tokenMatches(deps.token, request.headers.authorization))
-        return fail(reply.header('www-authenticate', 'Bearer'), 401, 'A valid draft API token is required');
-    },
-    errorHandler: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      if (error.statusCode === 413) return fail(reply, 413, `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB`);
-      if (error.statusCode && error.statusCode < 500) return fail(reply, error.statusCode, error.message);
-      reply.log.error({ err: error }, 'Draft API failed');
-      return fail(reply, 500, 'Internal Server Error');
-    },
+    onRequest: requireBearer(deps.token, 'A valid draft API token is required'),
   };
 
   app.put<{ Params: DraftParams; Body: unknown }>(url, options, async (request, reply) => {
     const target = draftFile(request.params);
-    if ('error' in target) return fail(reply, target.status, target.error);
-    const problem =
-      contentProblem(request.params.type, request.body) ??
-      identityProblem(request.params, request.body as Record<string, unknown>);
+    if ('error' in target) return sendApiError(reply, target.status, target.error);
+    const { type, id, locale } = request.params;
+    const problem = entryProblem(type, id, locale, request.body);
     if (problem) {
       const path = problem.slice(0, problem.indexOf(':'));
-      return fail(reply, 400, `Invalid content: ${problem}`, { path });
+      return sendApiError(reply, 400, `Invalid content: ${problem}`, { path });
     }
     const existed = await stat(target.file).then(
       () => true,
       () => false,
     );
-    await mkdir(dirname(target.file), { recursive: true });
-    // Written aside and renamed: a preview request never reads half a file.
-    const temporary = `${target.file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(request.body, null, 2)}\n`);
-    await rename(temporary, target.file);
+    // A preview request never reads half a file.
+    await writeAtomically(target.file, `${JSON.stringify(request.body, null, 2)}\n`);
     request.log.info({ draft: relative(deps.contentDir, target.file) }, 'Draft saved');
     return reply
       .status(existed ? 204 : 201)
@@ -121,7 +85,7 @@ export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
 
   app.delete<{ Params: DraftParams }>(url, options, async (request, reply) => {
     const target = draftFile(request.params);
-    if ('error' in target) return fail(reply, target.status, target.error);
+    if ('error' in target) return sendApiError(reply, target.status, target.error);
     const removed = await rm(target.file).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
@@ -129,8 +93,8 @@ export function draftRoutes(app: FastifyInstance, deps: DraftDeps): void {
         throw error;
       },
     );
-    if (!removed) return fail(reply, 404, 'No such draft');
+    if (!removed) return sendApiError(reply, 404, 'No such draft');
     request.log.info({ draft: relative(deps.contentDir, target.file) }, 'Draft deleted');
     return reply.status(204).header('cache-control', 'no-store').send();
   });
-}
+};

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 
 /** Contract section 8: 200 for any Host, so orchestrators can probe with `localhost`. */
-export function healthRoutes(app: FastifyInstance): void {
+export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/healthcheck', { config: { anyHost: true, probe: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
-}
+};

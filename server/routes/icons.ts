@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 
 const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
@@ -16,7 +16,7 @@ export const ICON_PATHS = ['/icons/', '/favicon.ico', '/apple-touch-icon'];
  * root paths browsers and crawlers request without being told: /favicon.ico and the
  * /apple-touch-icon.png that iOS looks for.
  */
-export function iconRoutes(app: FastifyInstance, options: { dir: string }): void {
+export const iconRoutes: FastifyPluginAsync<{ dir: string }> = async (app, options) => {
   const files = new Map<string, { body: Buffer; type: string }>();
   for (const name of readdirSync(options.dir)) {
     const type = TYPES[extname(name)];
@@ -31,4 +31,4 @@ export function iconRoutes(app: FastifyInstance, options: { dir: string }): void
   app.get('/favicon.ico', serve('favicon.ico'));
   app.get('/apple-touch-icon.png', serve('apple-touch-icon.png'));
   app.get('/apple-touch-icon-precomposed.png', serve('apple-touch-icon.png'));
-}
+};

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { MANIFEST_PATH } from '../../common/icons.ts';
 import type { Site, SitesConfig } from '../../common/site.ts';
@@ -24,7 +24,7 @@ const PUBLIC_CACHE = 'public, max-age=3600';
  * index with `/sitemap-{n}.xml` parts past the protocol's URL limit) and `/manifest.webmanifest`.
  * Sitemaps are built once per storefront and kept until content changes.
  */
-export function seoRoutes(app: FastifyInstance, deps: SeoDeps): void {
+export const seoRoutes: FastifyPluginAsync<SeoDeps> = async (app, deps) => {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const built = new LRUCache<string, Promise<SitemapDocuments>>({ max: 100, ttl });
   const links = new PageLinksMemo({ maxEntries: 5000, ttlMs: ttl });
@@ -70,4 +70,4 @@ export function seoRoutes(app: FastifyInstance, deps: SeoDeps): void {
     reply.type('application/manifest+json; charset=utf-8').header('cache-control', PUBLIC_CACHE);
     return JSON.stringify(webManifest(request.site, deps.sites.siteName));
   });
-}
+};

@@ -3,15 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
+import { entryProblem } from '../content/entry-checks.ts';
+import { writeAtomically } from '../content/write-atomically.ts';
 import type { PreviewConfig } from '../preview/config.ts';
-import {
-  collabFile,
-  entryProblem,
-  fieldSchemaMap,
-  withWorkbenchOrigins,
-  workbenchRoutes,
-  writeAtomically,
-} from './workbench.ts';
+import { collabFile } from '../workbench/collab.ts';
+import { fieldSchemaMap } from '../workbench/field-schema.ts';
+import { withWorkbenchOrigins, workbenchRoutes } from './workbench.ts';
 
 /**
  * The workbench's server side: off unless asked for, its API behind the draft token, the editor
@@ -260,7 +257,7 @@ t.test("with Vite's middleware (development) the page loads the workbench's sour
   const { default: Fastify } = await import('fastify');
   const dev = Fastify();
   t.teardown(() => dev.close());
-  workbenchRoutes(dev, {
+  await dev.register(workbenchRoutes, {
     sites: { sites: [] } as never,
     contentDir,
     store: {} as never,
@@ -276,7 +273,7 @@ t.test('without a build, the bundle is made from source', async (t) => {
   const { default: Fastify } = await import('fastify');
   const bare = Fastify();
   t.teardown(() => bare.close());
-  workbenchRoutes(bare, {
+  await bare.register(workbenchRoutes, {
     sites: { sites: [] } as never,
     contentDir,
     store: {} as never,

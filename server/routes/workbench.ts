@@ -1,21 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { type TSchema, TypeGuard } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { PageEntry } from '../../common/content.ts';
 import type { Site, SitesConfig } from '../../common/site.ts';
-import { type ContentKey, contentFile, draftRoot, isValidKey } from '../content/paths.ts';
-import { ComponentSchemas, firstProblem, PageSchema, TemplateSchema, templateProblem } from '../content/schemas.ts';
+import { entryProblem } from '../content/entry-checks.ts';
+import { type ContentKey, contentFile, draftRoot } from '../content/paths.ts';
 import type { EmbeddedStore } from '../content/store.ts';
+import { writeAtomically } from '../content/write-atomically.ts';
+import { apiErrorHandler } from '../http/api-errors.ts';
+import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
-import { tokenMatches } from './content-api.ts';
+import { bundle } from '../workbench/bundle.ts';
+import { COLLAB_HASH, collabFile, collabProblem } from '../workbench/collab.ts';
+import { fieldSchemaMap } from '../workbench/field-schema.ts';
 
 /**
- * The preview workbench (issue 13): a small editor application at `/__workbench` that frames a
+ * The preview workbench: a small editor application at `/__workbench` that frames a
  * storefront page in preview mode and plays the editor's side of the protocol
  * (docs/decisions/0011-workbench.md). This file serves its page and script and the JSON API it
  * needs besides the draft API:
@@ -79,150 +81,8 @@ ${fromSource ? `<script type="module" src="${WORKBENCH_SOURCE}"></script>` : `<s
 </html>
 `;
 
-function fail(reply: FastifyReply, status: number, error: string, extra: Record<string, unknown> = {}) {
-  return reply
-    .status(status)
-    .header('cache-control', 'no-store')
-    .send({ error, ...extra });
-}
-
-/** The draft API's own validation: the schema of the type, then the identity the path names. */
-export function entryProblem(type: string, id: string, locale: string, value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
-  const record = value as Record<string, unknown>;
-  if (type === 'pages') {
-    const problem = firstProblem(PageSchema, value);
-    if (problem) return problem;
-    if (record.uuid !== id) return `$.uuid: Expected ${id}, the id of the path`;
-    return record.locale === locale ? null : `$.locale: Expected ${locale}, the locale of the path`;
-  }
-  const schema = ComponentSchemas[type];
-  const problem = type.endsWith('_template') ? templateProblem(value) : schema ? firstProblem(schema, value) : null;
-  if (problem) return problem;
-  return record.uid === id ? null : `$.uid: Expected ${id}, the id of the path`;
-}
-
 const keyOf = (type: string, id: string, locale: string): ContentKey =>
   type === 'pages' ? { kind: 'page', locale, uuid: id } : { kind: 'entry', locale, contentType: type, uid: id };
-
-/** Writes `text` beside `file` and renames it over: a reader sees the old file or the new one, never half. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, text);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-export interface FieldSchema {
-  uid: string;
-  display_name: string;
-  data_type: 'text' | 'number' | 'boolean' | 'group' | 'blocks' | 'json';
-  multiple: boolean;
-  mandatory: boolean;
-  field_metadata: Record<string, unknown>;
-  /** Select fields: the union's literals. */
-  enum?: { advanced: boolean; choices: { value: unknown }[] };
-}
-
-const displayName = (uid: string) =>
-  uid
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .replace(/^./, (c) => c.toUpperCase());
-
-/** Fills `map` with one schema per field path (indexes left out, as the layer looks them up). */
-function collectFields(map: Record<string, FieldSchema>, schema: TSchema, prefix: string, required: boolean): void {
-  const uid = prefix.slice(prefix.lastIndexOf('.') + 1);
-  const field = (data_type: FieldSchema['data_type'], multiple = false, metadata = {}): FieldSchema => ({
-    uid,
-    display_name: displayName(uid),
-    data_type,
-    multiple,
-    mandatory: required,
-    field_metadata: metadata,
-  });
-  if (TypeGuard.IsUnion(schema)) {
-    const choices = schema.anyOf.filter(TypeGuard.IsLiteral).map((literal) => ({ value: literal.const }));
-    if (prefix) map[prefix] = { ...field('text'), enum: { advanced: false, choices } };
-    return;
-  }
-  if (TypeGuard.IsString(schema) || TypeGuard.IsLiteral(schema)) {
-    if (prefix) map[prefix] = field('text', false, { multiline: false });
-    return;
-  }
-  if (TypeGuard.IsNumber(schema) || TypeGuard.IsInteger(schema)) {
-    if (prefix) map[prefix] = field('number');
-    return;
-  }
-  if (TypeGuard.IsBoolean(schema)) {
-    if (prefix) map[prefix] = field('boolean');
-    return;
-  }
-  if (TypeGuard.IsArray(schema)) {
-    const items = schema.items;
-    if (prefix) map[prefix] = TypeGuard.IsObject(items) ? field('group', true) : { ...field('text'), multiple: true };
-    if (TypeGuard.IsObject(items)) collectFields(map, items, prefix, required);
-    return;
-  }
-  if (TypeGuard.IsObject(schema)) {
-    if (prefix && !map[prefix]) map[prefix] = field('group');
-    const own = new Set(schema.required ?? []);
-    for (const [name, child] of Object.entries(schema.properties)) {
-      collectFields(map, child, prefix ? `${prefix}.${name}` : name, own.has(name));
-    }
-    return;
-  }
-  if (prefix) map[prefix] = field('json');
-}
-
-/** `{fieldPath: schema}` for a content type: `pages`, a `*_template` (its zones as blocks) or a component. */
-export function fieldSchemaMap(type: string): Record<string, FieldSchema> | null {
-  const map: Record<string, FieldSchema> = {};
-  if (type === 'pages' || type === 'page') {
-    collectFields(map, PageSchema, '', true);
-    return map;
-  }
-  if (type.endsWith('_template')) {
-    collectFields(map, TemplateSchema, '', true);
-    for (const zone of ['header_components', 'body_components', 'footer_components']) {
-      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
-      for (const component of Object.values(ComponentSchemas)) collectFields(map, component, zone, false);
-      map[zone] = { ...(map[zone] as FieldSchema), data_type: 'blocks', multiple: true };
-    }
-    return map;
-  }
-  const schema = ComponentSchemas[type];
-  if (!schema) return null;
-  collectFields(map, schema, '', true);
-  return map;
-}
-
-// One JSON file per page, `{CONTENT_DIR}/_drafts/_collab/{locale}/{uuid}.json`
-
-/** Not a draft overlay: the store reads overlays at `{locale}/{folder}/{id}.json`, one level deeper. */
-export const COLLAB_HASH = '_collab';
-
-export function collabFile(contentDir: string, locale: string, uuid: string): string | null {
-  const root = draftRoot(contentDir, COLLAB_HASH);
-  if (!root || !isValidKey({ kind: 'page', locale, uuid })) return null;
-  return resolve(root, locale, `${uuid}.json`);
-}
-
-function collabProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
-  for (const key of ['threads', 'comments']) {
-    const list = (value as Record<string, unknown>)[key];
-    if (!Array.isArray(list)) return `$.${key}: Expected array`;
-    const bad = list.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
-    if (bad >= 0) return `$.${key}[${bad}]: Expected object`;
-  }
-  return null;
-}
 
 interface PageSummary {
   uuid: string;
@@ -245,36 +105,14 @@ async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise
   return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
 }
 
-/** The bundle: built by `vite build -c vite.workbench.config.ts`, or bundled now from source when there is no build. */
-async function bundle(deps: WorkbenchDeps): Promise<string | null> {
-  const built = resolve(deps.bundleDir ?? 'dist/workbench', 'workbench.js');
-  if (existsSync(built)) return readFile(built, 'utf8');
-  const source = resolve('workbench/main.ts');
-  if (!existsSync(source)) return null;
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    target: 'es2022',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]?.text ?? null;
-}
-
-export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void {
+export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, deps) => {
+  app.setErrorHandler(apiErrorHandler());
   const noStore = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex')
       .header('referrer-policy', 'no-referrer');
-  const guarded = {
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!tokenMatches(deps.token, request.headers.authorization))
-        return fail(reply.header('www-authenticate', 'Bearer'), 401, 'A valid draft API token is required');
-    },
-  };
+  const guarded = { onRequest: requireBearer(deps.token, 'A valid draft API token is required') };
 
   const page = pageHtml(deps.fromSource === true);
   app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(page));
@@ -287,7 +125,7 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
       script = undefined;
       return null;
     });
-    if (text === null) return fail(reply, 503, 'The workbench is not built: run npm run build');
+    if (text === null) return sendApiError(reply, 503, 'The workbench is not built: run npm run build');
     return noStore(reply).type('text/javascript; charset=utf-8').send(text);
   });
 
@@ -312,12 +150,14 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
     guarded,
     async (request, reply) => {
       const { locale = '', uuid = '', hash } = request.query;
-      if (!request.site.locales.includes(locale)) return fail(reply, 400, 'locale is not one of this storefront');
-      if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid })) return fail(reply, 400, 'uuid is not an id');
+      if (!request.site.locales.includes(locale))
+        return sendApiError(reply, 400, 'locale is not one of this storefront');
+      if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid }))
+        return sendApiError(reply, 400, 'uuid is not an id');
       if (hash !== undefined && !draftRoot(deps.contentDir, hash))
-        return fail(reply, 400, 'hash must be 1 to 128 letters, digits, - or _');
+        return sendApiError(reply, 400, 'hash must be 1 to 128 letters, digits, - or _');
       const page = (await deps.store.getPage(uuid, locale, hash)) as PageEntry | null;
-      if (!page) return fail(reply, 404, 'No such page');
+      if (!page) return sendApiError(reply, 404, 'No such page');
       const ref = page.template[0];
       const template = ref ? await deps.store.getEntry(ref._content_type_uid, ref.uid, locale, hash) : null;
       return noStore(reply).send({
@@ -330,13 +170,13 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
 
   app.get<{ Params: { type: string } }>(`${WORKBENCH_PATH}/api/field-schema/:type`, guarded, async (request, reply) => {
     const map = fieldSchemaMap(request.params.type);
-    if (!map) return fail(reply, 404, 'Unknown content type');
+    if (!map) return sendApiError(reply, 404, 'Unknown content type');
     return noStore(reply).send({ fieldSchemaMap: map });
   });
 
   app.get<{ Querystring: { locale?: string } }>(`${WORKBENCH_PATH}/api/drafts`, guarded, async (request, reply) => {
     const { locale = '' } = request.query;
-    if (!request.site.locales.includes(locale)) return fail(reply, 400, 'locale is not one of this storefront');
+    if (!request.site.locales.includes(locale)) return sendApiError(reply, 400, 'locale is not one of this storefront');
     const all = resolve(deps.contentDir, '_drafts');
     const hashes: string[] = [];
     for (const hash of await readdir(all).catch(() => [] as string[])) {
@@ -352,7 +192,7 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
     async (request, reply) => {
       const { locale = '', uuid = '' } = request.query;
       const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
-      if (!file) return fail(reply, 400, 'locale or uuid is not of its shape');
+      if (!file) return sendApiError(reply, 400, 'locale or uuid is not of its shape');
       const text = await readFile(file, 'utf8').catch(() => null);
       const value =
         text === null ? { threads: [], comments: [] } : sjson.parse(text, undefined, { protoAction: 'remove' });
@@ -366,9 +206,9 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
     async (request, reply) => {
       const { locale = '', uuid = '' } = request.query;
       const file = request.site.locales.includes(locale) && collabFile(deps.contentDir, locale, uuid);
-      if (!file) return fail(reply, 400, 'locale or uuid is not of its shape');
+      if (!file) return sendApiError(reply, 400, 'locale or uuid is not of its shape');
       const problem = collabProblem(request.body);
-      if (problem) return fail(reply, 400, `Invalid threads: ${problem}`);
+      if (problem) return sendApiError(reply, 400, `Invalid threads: ${problem}`);
       const { threads, comments } = request.body as { threads: unknown[]; comments: unknown[] };
       await writeAtomically(file, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
       return reply.status(204).header('cache-control', 'no-store').send();
@@ -381,13 +221,13 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
     async (request, reply) => {
       const { hash, locale, type, id } = request.body ?? {};
       if (![hash, locale, type, id].every((v) => typeof v === 'string'))
-        return fail(reply, 400, 'hash, locale, type and id are required strings');
+        return sendApiError(reply, 400, 'hash, locale, type and id are required strings');
       const [h, l, ty, i] = [hash, locale, type, id] as string[];
       const root = draftRoot(deps.contentDir, h as string);
       const key = keyOf(ty as string, i as string, l as string);
       const draft = root && contentFile(root, key);
       const target = contentFile(deps.contentDir, key);
-      if (!draft || !target) return fail(reply, 400, 'hash, locale, type or id is not of its shape');
+      if (!draft || !target) return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
       let value: unknown;
       try {
         value = sjson.parse(await readFile(draft, 'utf8'), undefined, {
@@ -395,11 +235,11 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
           constructorAction: 'error',
         });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fail(reply, 404, 'No such draft');
-        return fail(reply, 400, `Invalid JSON: ${(error as Error).message}`);
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sendApiError(reply, 404, 'No such draft');
+        return sendApiError(reply, 400, `Invalid JSON: ${(error as Error).message}`);
       }
       const problem = entryProblem(ty as string, i as string, l as string, value);
-      if (problem) return fail(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
+      if (problem) return sendApiError(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
       await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
       // Promoted: the draft would only mask later published changes.
       await rm(draft, { force: true });
@@ -411,4 +251,4 @@ export function workbenchRoutes(app: FastifyInstance, deps: WorkbenchDeps): void
       return noStore(reply).send({ published: relative(deps.contentDir, target) });
     },
   );
-}
+};

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkQuery, MAX_PATH_LENGTH, parsePath } from './path.ts';
+import { checkQuery, MAX_PATH_LENGTH, normalizeEscapes, parsePath } from './path.ts';
 
 t.test('well-formed paths become decoded segments', async (t) => {
   const rows: [string, string[]][] = [
@@ -79,4 +79,21 @@ t.test('query strings', async (t) => {
     if (status === null) t.equal(result, null, JSON.stringify(query));
     else t.match(result, { ok: false, status }, JSON.stringify(query.slice(0, 40)));
   }
+});
+
+t.test('percent-encoding has one spelling: unreserved escapes decoded, the rest upper-case', async (t) => {
+  const table: [string, string][] = [
+    ['/cs/dish%77asher-1', '/cs/dishwasher-1'],
+    ['/cs/a%2Db%2ec%5Fd%7Ee-1', '/cs/a-b.c_d~e-1'],
+    ['/cs/k%c3%bcche-1', '/cs/k%C3%BCche-1'],
+    ['/cs/a%2fb', '/cs/a%2Fb'],
+    ['/cs/a%20b', '/cs/a%20b'],
+    ['/cs/100%25', '/cs/100%25'],
+    ['/already/canonical-1', '/already/canonical-1'],
+    ['/cs/%41%5A%30', '/cs/AZ0'],
+    ['/cs/%2e%2e/x-1', '/cs/%2e%2e/x-1'],
+    ['/cs/%2e/x-1', '/cs/%2e/x-1'],
+    ['/cs/a%2eb-1', '/cs/a.b-1'],
+  ];
+  for (const [input, expected] of table) t.equal(normalizeEscapes(input), expected, input);
 });

@@ -85,3 +85,25 @@ function decodeSegment(raw: string): string | undefined {
 function bad(status: 400 | 414): BadTarget {
   return { ok: false, status, message: status === 414 ? messages.uriTooLong : messages.badRequest };
 }
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The one spelling of a path's percent-encoding (RFC 3986 section 6.2.2): escapes of unreserved
+ * characters decoded, every other escape in upper-case hex. Two spellings of one page would be two
+ * cache entries and two indexed URLs; the route redirects every other spelling to this one. A
+ * segment that would decode to `.` or `..` is left as it came: it must not become a dot segment.
+ */
+export function normalizeEscapes(rawPath: string): string {
+  return rawPath
+    .split('/')
+    .map((segment) => {
+      const upper = segment.replace(/%[0-9a-f]{2}/gi, (escaped) => escaped.toUpperCase());
+      const decoded = upper.replace(/%([0-9A-F]{2})/g, (escaped, hex: string) => {
+        const char = String.fromCharCode(Number.parseInt(hex, 16));
+        return UNRESERVED.test(char) ? char : escaped;
+      });
+      return decoded === '.' || decoded === '..' ? segment : decoded;
+    })
+    .join('/');
+}

@@ -23,6 +23,10 @@ export interface RunningServer {
   /** Everything the server wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** The process's id (the primary's, with WORKERS). */
+  pid: number;
+  /** Its exit code once it has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
 }
 
 /** A port nobody listens on right now (the OS picks it). */
@@ -75,7 +79,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (chunk: Buffer) => {
     log += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -104,6 +108,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     get: (storefront, path) => get(port, `${storefront}.localhost:${port}`, path),
     output: () => log,
     stop,
+    pid: child.pid ?? 0,
+    exited,
   };
 }
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { BUILDER_BUDGET_GZIP, COLLAB_BUDGET_GZIP, CORE_BUDGET_GZIP, formatSdkSizes, measureSdk } from './size.ts';
+import { BUILDER_BUDGET_GZIP, COLLAB_BUDGET_GZIP, CORE_BUDGET_GZIP, formatSdkSizes, measureSdk } from './sdk-size.ts';
 
 /** Style guide 10: the preview core's budget is a test, measured as the issue measures it. */
 

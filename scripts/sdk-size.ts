@@ -5,7 +5,7 @@ import { build, type Plugin } from 'esbuild';
 /**
  * Sizes of the preview layer, measured as issue 9 asks (esbuild-minified IIFE, gzip -9) so they
  * compare with the reference's 374 KB / 121 KB and Contentful's 34 KB / 12.4 KB. The core is the
- * standalone script every preview page loads; the chunks load on demand. `npx tsx sdk/size.ts`
+ * standalone script every preview page loads; the chunks load on demand. `npx tsx scripts/sdk-size.ts`
  * prints them; the benchmark imports `measureSdk`.
  */
 

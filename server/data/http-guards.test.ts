@@ -1,0 +1,145 @@
+import { Writable } from 'node:stream';
+import Fastify, { LogController } from 'fastify';
+import { createClient } from 'graphql-ws';
+import t, { type Test } from 'tap';
+import WebSocket from 'ws';
+import { LIVE_PRICE_QUERY } from '../../islands/price/queries.ts';
+import { loadCatalog } from './catalog.ts';
+import { dataPlugin } from './plugin.ts';
+import { MAX_QUERY_NESTING } from './query-nesting.ts';
+import { type DataServer, startDataServer, TEST_SECRET } from './test-server.ts';
+
+/** What GraphQL over HTTP (and the socket) refuses to run or to send, over a real port. */
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read GraphQL answers by path
+type Answer = Record<string, any>;
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, bytes: Buffer.byteLength(text), body: JSON.parse(text) as Answer };
+}
+
+async function get(url: string, params: Record<string, string>, method = 'GET') {
+  const response = await fetch(`${url}?${new URLSearchParams(params)}`, { method });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Answer) : {} };
+}
+
+/** The first answer to one operation over the socket: a result, or the error list. */
+async function overSocket(t: Test, server: DataServer, query: string): Promise<Answer> {
+  const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+  t.teardown(() => client.dispose());
+  try {
+    return (await client.iterate({ query }).next()).value as Answer;
+  } catch (errors) {
+    return { errors };
+  }
+}
+
+const EVERYTHING = (ids: string[]) =>
+  `{ products(ids: ${JSON.stringify(ids)}, locale: "en-GB") { id name locale price { amount currency formatted } availability version pricingFootnotesContainer { pricingFootnotes { code formattedFootnote } } } }`;
+
+t.test("GET answers only the islands' own queries; anything else is 405, while POST runs it", async (t) => {
+  const server = await startDataServer(t);
+  const variables = JSON.stringify({ id: '4711', locale: 'en-GB' });
+  const island = await get(server.url, { query: LIVE_PRICE_QUERY, variables });
+  t.equal(island.status, 200);
+  t.equal(island.body.data.product.id, '4711', "the live price's query");
+  const respaced = await get(server.url, { query: LIVE_PRICE_QUERY.replaceAll(' { ', '{\n  '), variables });
+  t.equal(respaced.status, 200, 'compared without ignored characters');
+
+  const other = '{ products(ids: ["4711"], locale: "en-GB") { id } }';
+  for (const method of ['GET', 'HEAD']) {
+    const refused = await get(server.url, { query: other }, method);
+    t.equal(refused.status, 405, method);
+    t.equal(refused.headers.get('allow'), 'POST');
+  }
+  const refused = await get(server.url, { query: other });
+  t.match(refused.body.errors[0], {
+    message: /Only the site's own queries are answered over GET/,
+    extensions: { code: 'GET_QUERY_NOT_ALLOWED' },
+  });
+  t.equal((await get(server.url, { query: '{ product(' })).status, 405, 'not even GraphQL');
+  t.equal((await get(server.url, {})).status, 405, 'no query at all');
+  t.same((await post(server.url, { query: other })).body, { data: { products: [{ id: '4711' }] } }, 'POST runs it');
+});
+
+t.test('a result past the response ceiling becomes an error, over HTTP and over the socket', async (t) => {
+  const server = await startDataServer(t, { maxResponseBytes: 2_000 });
+  const ids = server.catalog.ids();
+  const small = await post(server.url, { query: EVERYTHING(ids.slice(0, 1)) });
+  t.equal(small.body.data.products.length, 1, 'one product fits');
+  const large = await post(server.url, { query: EVERYTHING(ids) });
+  t.equal(large.status, 200);
+  t.same(large.body.data, null);
+  t.match(large.body.errors[0], {
+    message: /Response too large: the result is \d+ bytes, at most 2000 are sent/,
+    extensions: { code: 'RESPONSE_TOO_LARGE' },
+  });
+  t.ok(large.bytes < 2_000, `${large.bytes} bytes sent`);
+
+  const socketAnswer = await overSocket(t, server, EVERYTHING(ids));
+  t.notOk(socketAnswer.data, 'no data over the socket either');
+  t.match(socketAnswer.errors[0], { message: /Response too large/, extensions: { code: 'RESPONSE_TOO_LARGE' } });
+  t.equal((await overSocket(t, server, EVERYTHING(ids.slice(0, 1)))).data.products.length, 1);
+});
+
+t.test('a list nested 3000 deep is a clean 400 naming the limit, not a stack overflow', async (t) => {
+  const server = await startDataServer(t);
+  const deep = `${'['.repeat(3000)}"4711"${']'.repeat(3000)}`;
+  const literal = await post(server.url, { query: `{ products(ids: ${deep}, locale: "en-GB") { id } }` });
+  t.equal(literal.status, 400);
+  t.match(literal.body.errors[0], {
+    message: `Query nests more than ${MAX_QUERY_NESTING} levels of brackets (line 1, column 47)`,
+    extensions: { code: 'QUERY_TOO_NESTED' },
+  });
+  t.notMatch(JSON.stringify(literal.body), /call stack/i);
+  const variable = await post(server.url, {
+    query: 'query ($ids: [ID!]!) { products(ids: $ids, locale: "en-GB") { id } }',
+    variables: { ids: JSON.parse(deep) },
+  });
+  t.equal(variable.status, 400, 'in a variable too');
+  t.notMatch(JSON.stringify(variable.body), /call stack/i);
+  const inString = await post(server.url, { query: `{ product(id: "${'['.repeat(100)}", locale: "en-GB") { id } }` });
+  t.same(inString.body, { data: { product: null } }, 'brackets inside a string do not count');
+
+  const overSocketAnswer = await overSocket(t, server, `{ products(ids: ${deep}, locale: "en-GB") { id } }`);
+  t.match(overSocketAnswer.errors[0], { message: /Query nests more than/, extensions: { code: 'QUERY_TOO_NESTED' } });
+});
+
+t.test('a failed request logs one warn line with the operation and messages, and no stack', async (t) => {
+  const lines: Answer[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = Fastify({
+    logger: { level: 'info', stream },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  await app.register(dataPlugin, { catalog: await loadCatalog('content'), tokenSecret: TEST_SECRET, demoChangeMs: 0 });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: nope${i}`).join(' ');
+  const before = lines.length;
+  const failed = await post(`http://127.0.0.1:${port}/graphql`, {
+    query: `query Probe { ${aliases} }`,
+    operationName: 'Probe',
+  });
+  t.equal(failed.body.errors.length, 40, 'the client still gets every error');
+  const logged = lines.slice(before);
+  t.equal(logged.length, 1, 'one line for the request');
+  const [line] = logged as [Answer];
+  t.match(line, { level: 40, msg: 'GraphQL request failed', operationName: 'Probe', count: 40 });
+  t.equal(line.errors.length, 10, 'at most ten messages');
+  t.match(line.errors[0], /Cannot query field "nope0"/);
+  t.notMatch(JSON.stringify(logged), /stack|\bat \//, 'no stack');
+});

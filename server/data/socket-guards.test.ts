@@ -1,0 +1,236 @@
+import type { Socket } from 'node:net';
+import fastifyUnderPressure from '@fastify/under-pressure';
+import t, { type Test } from 'tap';
+import WebSocket from 'ws';
+import { demoServer } from '../../test/helpers.ts';
+import { loadSitesConfig } from '../config/sites.ts';
+import { createHostResolver } from '../sites/resolve.ts';
+import { SOCKET_CLOSE } from './socket.ts';
+import { type DataServer, startDataServer } from './test-server.ts';
+
+/** What the socket refuses or ends on its own, over a real port: upgrades, idle, in-flight, slow readers. */
+
+const protocol = 'graphql-transport-ws';
+const EDITOR = 'https://app.contentstack.com';
+
+/** Polls `check` until it holds, for at most `ms`. */
+async function until(check: () => boolean, what: string, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The status an upgrade is answered with: 101 when the socket opens, else the refusal's. */
+function upgradeStatus(t: Test, url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, protocol, { headers });
+  t.teardown(() => socket.readyState === WebSocket.OPEN && socket.terminate());
+  return new Promise<{ status: number; retryAfter?: string; body: string }>((resolve) => {
+    socket.once('open', () => resolve({ status: 101, body: '' }));
+    // With this listener, ws leaves the refused request to us: read its body, then drop it.
+    socket.once('unexpected-response', (request, response) => {
+      response.once('end', () => request.destroy());
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body }),
+      );
+    });
+  });
+}
+
+/** A socket past connection_init, with every message it receives collected. */
+async function connected(t: Test, server: DataServer) {
+  const socket = new WebSocket(server.wsUrl, protocol);
+  t.teardown(() => socket.terminate());
+  // biome-ignore lint/suspicious/noExplicitAny: protocol messages are read by path
+  const messages: any[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ type: 'connection_init' }));
+  await until(() => messages.some((m) => m.type === 'connection_ack'), 'the ack');
+  return { socket, messages, closed };
+}
+
+t.test('upgrades: Host must be a storefront, Origin the page itself, a storefront or the editor', async (t) => {
+  const sites = loadSitesConfig('config/sites.json').config;
+  const server = await startDataServer(t, {
+    upgrade: { resolveHost: createHostResolver(sites).resolve, editorOrigins: [EDITOR] },
+  });
+  const at = (headers: Record<string, string>) => upgradeStatus(t, server.wsUrl, headers);
+  const refusedHost = await at({ host: 'evil.example' });
+  t.equal(refusedHost.status, 403, 'an unknown Host');
+  t.match(refusedHost.body, /Host of this socket is not a storefront/);
+  t.equal((await at({ host: 'www.halden.ch' })).status, 101, 'a storefront host, no Origin (not a browser)');
+  t.equal((await at({ host: '127.0.0.1' })).status, 101, 'loopback maps to the forced host');
+  for (const origin of ['https://www.halden.ch', 'https://www.halden.de', EDITOR]) {
+    t.equal((await at({ host: 'www.halden.ch', origin })).status, 101, origin);
+  }
+  for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file:///x.html']) {
+    const refused = await at({ host: 'www.halden.ch', origin });
+    t.equal(refused.status, 403, `Origin ${origin}`);
+    t.match(refused.body, /storefronts and the editor only/);
+  }
+});
+
+t.test('without configured hosts, an Origin must still be the socket host itself', async (t) => {
+  const server = await startDataServer(t);
+  const host = new URL(server.url).host;
+  t.equal((await upgradeStatus(t, server.wsUrl, { origin: `http://${host}` })).status, 101);
+  t.equal((await upgradeStatus(t, server.wsUrl, { origin: 'https://evil.example' })).status, 403);
+});
+
+t.test('under pressure, upgrades are shed with 503 and Retry-After like every other request', async (t) => {
+  let healthy = true;
+  const server = await startDataServer(t, {}, (app) =>
+    app.register(fastifyUnderPressure, { healthCheck: async () => healthy, healthCheckInterval: 10 }),
+  );
+  const pressured = server.app as unknown as { isUnderPressure(): boolean };
+  t.equal((await upgradeStatus(t, server.wsUrl)).status, 101, 'taken while healthy');
+  healthy = false;
+  await until(() => pressured.isUnderPressure(), 'pressure');
+  const shed = await upgradeStatus(t, server.wsUrl);
+  t.equal(shed.status, 503);
+  t.equal(shed.retryAfter, '10');
+  healthy = true;
+  await until(() => !pressured.isUnderPressure(), 'relief');
+  t.equal((await upgradeStatus(t, server.wsUrl)).status, 101, 'taken again once it recovers');
+});
+
+t.test('a socket with no subscription is closed when idle, pings or not; one with a subscription stays', async (t) => {
+  const server = await startDataServer(t, { socketLimits: { idleMs: 150 } });
+  const idle = await connected(t, server);
+  const busy = await connected(t, server);
+  busy.socket.send(
+    JSON.stringify({
+      id: '1',
+      type: 'subscribe',
+      payload: { query: 'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id } }' },
+    }),
+  );
+  const pings = setInterval(() => idle.socket.send(JSON.stringify({ type: 'ping' })), 20);
+  t.teardown(() => clearInterval(pings));
+  t.same(await idle.closed, SOCKET_CLOSE.idle, 'closed 1000 despite a ping every 20 ms');
+  t.ok(
+    idle.messages.some((m) => m.type === 'pong'),
+    'its pings were answered meanwhile',
+  );
+  t.equal(busy.socket.readyState, WebSocket.OPEN, 'the socket holding a subscription is still open');
+  server.catalog.update({ id: '4711', locale: 'en-GB', amount: 1 });
+  await until(() => busy.messages.some((m) => m.type === 'next'), 'the update');
+});
+
+t.test('one socket has at most 10 operations in flight; more are refused, not queued', async (t) => {
+  const server = await startDataServer(t);
+  const { socket, messages } = await connected(t, server);
+  // One write, so the server reads them all before any answer goes out.
+  const raw = (socket as unknown as { _socket: Socket })._socket;
+  raw.cork();
+  for (let id = 1; id <= 30; id++) {
+    socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query: '{ __typename }' } }));
+  }
+  raw.uncork();
+  await until(() => messages.filter((m) => m.type === 'complete' || m.type === 'error').length === 30, 'answers');
+  const refused = messages.filter((m) => m.type === 'error');
+  t.ok(refused.length >= 1, `${refused.length} refused`);
+  t.ok(messages.filter((m) => m.type === 'next').length >= 10, 'the first ten are answered');
+  for (const error of refused) {
+    t.match(error.payload[0], {
+      message: /At most 10 operations in flight/,
+      extensions: { code: 'TOO_MANY_IN_FLIGHT' },
+    });
+  }
+});
+
+t.test('a client that stops reading is closed with 1008 once its unread messages pass the bound', async (t) => {
+  const bound = 16 * 1024;
+  const server = await startDataServer(t, { socketLimits: { bufferedBytes: bound } });
+  let serverSide: Socket | undefined;
+  server.app.server.on('upgrade', (_request, socket: Socket) => {
+    serverSide = socket;
+  });
+  const { socket, closed } = await connected(t, server);
+  const ids = JSON.stringify(server.catalog.ids());
+  const query = `subscription { productUpdated(ids: ${ids}, locale: "en-GB") { id name price { formatted } pricingFootnotesContainer { pricingFootnotes { code formattedFootnote } } } }`;
+  for (let id = 1; id <= 100; id++)
+    socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
+  await until(() => server.catalog.watchers() === 100, 'the subscriptions');
+  (socket as unknown as { _socket: Socket })._socket.pause();
+  // Change prices until the kernel's buffers are full and the server starts queueing on its side.
+  let amount = 1;
+  const changeAll = () => {
+    for (const id of server.catalog.ids()) server.catalog.update({ id, locale: 'en-GB', amount: amount++ });
+  };
+  await until(
+    () => {
+      changeAll();
+      return (serverSide?.writableLength ?? 0) > bound;
+    },
+    'the server to queue',
+    20_000,
+  );
+  changeAll();
+  await new Promise((resolve) => setImmediate(resolve));
+  (socket as unknown as { _socket: Socket })._socket.resume();
+  t.same(await closed, SOCKET_CLOSE.slowReader);
+});
+
+t.test('the server holds a bounded number of subscriptions over all sockets together', async (t) => {
+  const server = await startDataServer(t, { socketLimits: { subscriptions: 3 } });
+  const subscribe = (socket: WebSocket, id: string) =>
+    socket.send(
+      JSON.stringify({
+        id,
+        type: 'subscribe',
+        payload: { query: 'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id } }' },
+      }),
+    );
+  const first = await connected(t, server);
+  subscribe(first.socket, '1');
+  subscribe(first.socket, '2');
+  await until(() => server.catalog.watchers() === 2, 'two subscriptions');
+  const second = await connected(t, server);
+  subscribe(second.socket, '1');
+  await until(() => server.catalog.watchers() === 3, 'the third');
+  subscribe(second.socket, '2');
+  await until(() => second.messages.some((m) => m.type === 'error'), 'the refusal');
+  t.match(second.messages.find((m) => m.type === 'error').payload[0], {
+    message: /as many subscriptions as it can/,
+    extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+  });
+  first.socket.send(JSON.stringify({ id: '1', type: 'complete' }));
+  await until(() => server.catalog.watchers() === 2, 'one ended');
+  subscribe(second.socket, '3');
+  await until(() => server.catalog.watchers() === 3, 'room again for one');
+  t.pass('a freed place is taken again');
+});
+
+t.test("the site's socket takes its storefronts' hosts and pages and the editor, nothing else", async (t) => {
+  const app = await demoServer({ data: { demoChangeMs: 0, tokenSecret: 'x'.repeat(32) } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const url = `ws://127.0.0.1:${port}/graphql`;
+  const host = `www.halden.co.uk:${port}`;
+  t.equal((await upgradeStatus(t, url, { host, origin: `http://${host}` })).status, 101, 'its own page');
+  t.equal((await upgradeStatus(t, url, { host, origin: EDITOR })).status, 101, 'the editor');
+  t.equal((await upgradeStatus(t, url, { host, origin: 'https://evil.example' })).status, 403, 'a foreign page');
+  t.equal((await upgradeStatus(t, url, { host: 'evil.example' })).status, 403, 'a foreign Host');
+});
+
+t.test('an operation that does not parse is an error for it alone; the socket stays open', async (t) => {
+  const server = await startDataServer(t);
+  const { socket, messages } = await connected(t, server);
+  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ product(' } }));
+  await until(() => messages.some((m) => m.type === 'error'), 'the error');
+  t.match(messages.find((m) => m.type === 'error').payload[0], { message: /Syntax Error/ });
+  socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
+  await until(() => messages.some((m) => m.type === 'next'), 'the next answer');
+  t.equal(socket.readyState, WebSocket.OPEN);
+});
