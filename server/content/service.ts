@@ -19,6 +19,12 @@ export interface ContentService {
    * (the answer may depend on it); the embedded store has one answer for everybody.
    */
   getApplicationConfiguration(host: string, locale: string, cookie?: string): Promise<ApplicationConfiguration>;
+  /**
+   * Whether the host's application configuration in this language has said it depends on the
+   * visitor's cookie (so a page for a visitor with a cookie must not come from, or go into, a cache
+   * shared by URL). Absent where the source has one answer for everybody.
+   */
+  appConfigVaries?(host: string, locale: string): boolean;
   /** Cheap existence check, for hreflang alternates and switchers. */
   hasPage(uuid: string, locale: string): Promise<boolean>;
   /** Where an entry is read from (store file or API URL), for warnings about its fields. */

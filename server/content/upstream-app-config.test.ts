@@ -155,9 +155,12 @@ t.test('an answer made for the cookie is marked personal; one that does not vary
       [undefined, false],
       ['', false],
     ];
+    t.equal(s.appConfigVaries(HOST, 'de-CH'), false, 'nothing known before a read');
     for (const [cookie, personal] of rows) {
       const config = await s.getApplicationConfiguration(HOST, 'de-CH', cookie);
       t.equal(config.personal === true, personal, `Vary: Cookie ${vary}, cookie ${cookie}`);
     }
+    t.equal(s.appConfigVaries(HOST, 'de-CH'), vary, `the source knows the host varies: ${vary}`);
+    t.equal(s.appConfigVaries(HOST, 'fr-CH'), false, 'per language');
   }
 });

@@ -34,6 +34,7 @@ export interface UpstreamContentOptions {
 }
 
 export interface UpstreamContentService extends ContentService {
+  appConfigVaries(host: string, locale: string): boolean;
   /** Closes the keep-alive connections. */
   close(): Promise<void>;
 }
@@ -55,6 +56,8 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
   const cache = createReadCache({ cacheTtlMs, staleMs, maxEntries, logger });
   const { published, uncached } = cache;
   const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
+  /** `{host} {locale}` whose answers said they vary by cookie; bounded by the sites config. */
+  const varyingConfigs = new Set<string>();
   const changes = new ContentChanges();
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
@@ -146,7 +149,10 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     const read = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
       headers: { 'x-forwarded-host': host, ...(cookie ? { cookie } : {}) },
       onHeaders: (headers) => {
-        personal = cookie !== undefined && cookie !== '' && variesByCookie(headers);
+        const varies = variesByCookie(headers);
+        if (varies) varyingConfigs.add(`${host} ${locale}`);
+        else varyingConfigs.delete(`${host} ${locale}`);
+        personal = varies && cookie !== undefined && cookie !== '';
       },
       keyPrefix: `${scope} `,
       notFoundIsNull: false,
@@ -184,6 +190,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     getPage,
     getEntry,
     getApplicationConfiguration,
+    appConfigVaries: (host, locale) => varyingConfigs.has(`${host} ${locale}`),
     hasPage,
     changes,
     locate: (key) =>

@@ -149,6 +149,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
         watch(content.getApplicationConfiguration(host, locale, cookie)),
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
       ...(content.locate ? { locate: content.locate.bind(content) } : {}),
+      ...(content.appConfigVaries ? { appConfigVaries: content.appConfigVaries.bind(content) } : {}),
       ...(listPages ? { listPages: (locale: string) => watch(listPages(locale)) } : {}),
       changes: content.changes,
     },
