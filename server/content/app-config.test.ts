@@ -6,6 +6,7 @@ import {
   contextFailure,
   LastGoodAppConfigs,
   sharedAppConfigScope,
+  sharedByUrl,
   variesByCookie,
 } from './app-config.ts';
 import { ContentError } from './service.ts';
@@ -127,4 +128,17 @@ t.test('an answer depends on the cookie when its caching headers say so', async 
     [{ 'cache-control': 'private="set-cookie"' }, true],
   ];
   for (const [headers, expected] of rows) t.equal(variesByCookie(headers), expected, JSON.stringify(headers));
+});
+
+t.test('a page is shared by URL unless the visitor’s cookie matters to the host’s configuration', async (t) => {
+  const varies = { appConfigVaries: (host: string, locale: string) => host === HOST && locale === 'de-CH' };
+  const rows: [string, object, string, string | undefined, boolean][] = [
+    ['no cookie', varies, 'de-CH', undefined, true],
+    ['empty cookie', varies, 'de-CH', '', true],
+    ['a cookie the configuration depends on', varies, 'de-CH', 'who=alice', false],
+    ['a cookie, another language', varies, 'fr-CH', 'who=alice', true],
+    ['a cookie, a source with one answer for all', {}, 'de-CH', 'who=alice', true],
+  ];
+  for (const [name, content, locale, cookie, shared] of rows)
+    t.equal(sharedByUrl(content, HOST, locale, cookie), shared, name);
 });

@@ -44,6 +44,20 @@ export function variesByCookie(headers: Record<string, string | string[] | undef
   );
 }
 
+/**
+ * Whether a page for this request may come from, or go into, a cache keyed by URL (the HTML cache,
+ * the assembled-page memo): always, unless the visitor sends a cookie and the host's configuration
+ * has said it depends on it.
+ */
+export function sharedByUrl(
+  content: { appConfigVaries?(host: string, locale: string): boolean },
+  host: string,
+  locale: string,
+  cookie: string | undefined,
+): boolean {
+  return !cookie || content.appConfigVaries?.(host, locale) !== true;
+}
+
 export interface ContextFailure {
   message: string;
   details: {
