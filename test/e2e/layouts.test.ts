@@ -98,5 +98,13 @@ for (const { layout, path } of pages) {
       expected,
     );
     t.ok(rules > 0, `the layout stylesheet applies (${rules} rules)`);
+    // The other layouts' distinct files are prefetched for routes that use them; this build may fold all into one.
+    const others = new Set(
+      LAYOUT_NAMES.map((l) => `/assets/${manifest[`client/layouts/${l}.css`].file}`).filter((f) => f !== expected),
+    );
+    const prefetched = await page
+      .locator('link[rel="prefetch"][as="style"]')
+      .evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+    t.same(prefetched.sort(), [...others].sort(), `the other layouts' stylesheets are prefetched (${others.size})`);
   });
 }
