@@ -16,6 +16,8 @@ export interface DocumentAssets {
   /** The island runtime entry, or null on a page without islands (which then loads no script). */
   runtime: string | null;
   modulePreloads: string[];
+  /** The other layouts' stylesheets, fetched at idle so a prefetched route finds its own ready. */
+  stylesheetPrefetches: string[];
 }
 
 function Head({ title, children, assets }: { title: string; children?: ReactNode; assets: DocumentAssets }) {
@@ -33,6 +35,9 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
       {assets.runtime ? <script type="module" src={assets.runtime} async /> : null}
       {assets.modulePreloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
+      ))}
+      {assets.stylesheetPrefetches.map((href) => (
+        <link key={href} rel="prefetch" as="style" href={href} />
       ))}
       {children}
     </head>

@@ -62,6 +62,11 @@ export interface NavigationHeader {
 export interface ApplicationConfiguration {
   globals: { dhfIsEnabled: boolean };
   navigation: { header?: NavigationHeader };
+  /**
+   * Set by the source, never read from content: this answer was made for the visitor's cookie, so
+   * nothing built from it may be shared with another visitor.
+   */
+  personal?: true;
 }
 
 export type FootnoteType = 'pricing' | 'content';

@@ -26,6 +26,8 @@ export interface Site {
   description?: string;
   /** The storefront's X/Twitter handle with its `@` (`twitter:site`). */
   twitter?: string;
+  /** Page paths end in `/` (`/de/cs/kueche-200/`); off by default, when they end without one. */
+  trailingSlash?: boolean;
 }
 
 export interface SitesConfig {

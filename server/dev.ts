@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ViteDevServer } from 'vite';
 import type { LayoutName } from '../common/content.ts';
 import { type AssetManifest, ISLAND_SOURCES } from './render/assets.ts';
+import { otherLayoutStylesheets } from './render/layout-prefetch.ts';
 
 /**
  * `npm run dev`: Vite in middleware mode serves the island sources, the runtime and the layout
@@ -33,6 +34,7 @@ export function createDevAssets(hosts: string[]): DevAssets {
         stylesheet: `/client/layouts/${layout}.css?direct`,
         runtime: islands.length ? source('runtime') : null,
         modulePreloads: islands.length ? ['/@vite/client'] : [],
+        stylesheetPrefetches: otherLayoutStylesheets((l) => `/client/layouts/${l}.css?direct`, layout),
       };
     },
     scriptFiles: (islands) => (islands.length ? ['runtime', ...islands].map(source) : []),

@@ -63,8 +63,14 @@ async function runPrimary(env: Env, workers: number): Promise<void> {
 async function runServer(env: Env): Promise<void> {
   const dev = env.NODE_ENV === 'development';
   // The client is made before the app it serves; its warnings go to the app's log once there is one.
-  const log: { warn?: (details: object, message: string) => void } = {};
-  const content = contentSource(env, { warn: (details, message) => log.warn?.(details, message) });
+  const log: {
+    warn?: (details: object, message: string) => void;
+    error?: (details: object, message: string) => void;
+  } = {};
+  const content = contentSource(env, {
+    warn: (details, message) => log.warn?.(details, message),
+    error: (details, message) => log.error?.(details, message),
+  });
   // `npm run dev`: Vite serves the islands with hot reload instead of the build.
   const vite = process.argv.includes('--dev')
     ? (await import('./dev.ts')).createDevAssets(
@@ -107,6 +113,7 @@ async function runServer(env: Env): Promise<void> {
       : { level: 'info' },
   });
   log.warn = (details, message) => app.log.warn(details, message);
+  log.error = (details, message) => app.log.error(details, message);
   app.addHook('onClose', async () => {
     await content?.close();
     await vite?.close();

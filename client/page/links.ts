@@ -1,3 +1,5 @@
+import { slashForm } from '../../common/trailing-slash.ts';
+
 /**
  * Links written in content (taxonomy segment links, navigation links) may carry the language prefix
  * or not, or be absolute on the storefront's own host: all three render the same link, with the
@@ -10,6 +12,8 @@ export interface LinkBase {
   languages: readonly string[];
   /** The storefront's host and aliases, lower-case. */
   hosts: readonly string[];
+  /** The storefront spells page paths with a trailing `/`: links are written that way, saving a redirect. */
+  trailingSlash?: boolean;
 }
 
 /** A content link as a same-site path, or undefined when it is not one (another host, a script URL). */
@@ -18,8 +22,8 @@ export function internalLink(url: string, base: LinkBase): string | undefined {
   if (path === undefined) return undefined;
   const first = /^\/([^/?#]*)/.exec(path)?.[1] ?? '';
   // A path that already names a language of this storefront keeps it (`/fr/…` from a `/de` page).
-  if (base.prefix === '' || base.languages.includes(first.toLowerCase())) return path;
-  return path === '/' ? base.prefix : `${base.prefix}${path}`;
+  if (base.prefix === '' || base.languages.includes(first.toLowerCase())) return slashForm(base, path);
+  return slashForm(base, path === '/' ? base.prefix : `${base.prefix}${path}`);
 }
 
 /** A content link leaving the site: only http(s) URLs; a URL on the own host becomes its path. */

@@ -98,7 +98,21 @@ const BAD: [string, (c: RawConfig) => void, string, RegExp][] = [
   ['twitter handle with spaces', (c) => (c.sites[0]!.twitter = '@hal den'), 'sites.0.twitter', /match/i],
   ['twitter handle too long', (c) => (c.sites[0]!.twitter = '@a_very_long_handle_name'), 'sites.0.twitter', /match/i],
   ['empty description', (c) => (c.sites[0]!.description = ''), 'sites.0.description', /length/i],
+  ['trailingSlash as a word', (c) => (c.sites[1]!.trailingSlash = 'yes'), 'sites.1.trailingSlash', /boolean/i],
 ];
+
+t.test('trailingSlash is off unless a site sets it', async (t) => {
+  const table: [unknown, boolean][] = [
+    [undefined, false],
+    [false, false],
+    [true, true],
+  ];
+  for (const [given, expected] of table) {
+    const config = valid();
+    if (given !== undefined) config.sites[0]!.trailingSlash = given;
+    t.equal(parseSitesConfig(config, FILE).config.sites[0]?.trailingSlash, expected, String(given));
+  }
+});
 
 t.test('description and twitter are optional; a handle gets its @', async (t) => {
   const table: [string | undefined, string | undefined][] = [

@@ -41,6 +41,7 @@ const SiteSchema = Type.Object({
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   // A handle as X allows it: 1 to 15 letters, digits or underscores, with or without its `@`.
   twitter: Type.Optional(Type.String({ pattern: '^@?[A-Za-z0-9_]{1,15}$' })),
+  trailingSlash: Type.Optional(Type.Boolean()),
 });
 
 const SitesConfigSchema = Type.Object({
@@ -133,6 +134,7 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
       currency: site.currency ?? 'EUR',
       ...(site.description ? { description: site.description } : {}),
       ...(site.twitter ? { twitter: site.twitter.startsWith('@') ? site.twitter : `@${site.twitter}` } : {}),
+      trailingSlash: site.trailingSlash ?? false,
     };
   });
   const withoutUrl = input.sites.filter((site) => !site.url).map((site) => site.host.toLowerCase());

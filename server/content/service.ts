@@ -14,7 +14,17 @@ export interface ContentService {
   getPage(uuid: string, locale: string, preview?: string): Promise<PageEntry | null>;
   /** Any other entry (templates, components), or null when it does not exist. */
   getEntry<T = Record<string, unknown>>(type: string, uid: string, locale: string, preview?: string): Promise<T | null>;
-  getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration>;
+  /**
+   * `cookie` is the visitor's Cookie header, forwarded where the configuration is read over HTTP
+   * (the answer may depend on it); the embedded store has one answer for everybody.
+   */
+  getApplicationConfiguration(host: string, locale: string, cookie?: string): Promise<ApplicationConfiguration>;
+  /**
+   * Whether the host's application configuration in this language has said it depends on the
+   * visitor's cookie (so a page for a visitor with a cookie must not come from, or go into, a cache
+   * shared by URL). Absent where the source has one answer for everybody.
+   */
+  appConfigVaries?(host: string, locale: string): boolean;
   /** Cheap existence check, for hreflang alternates and switchers. */
   hasPage(uuid: string, locale: string): Promise<boolean>;
   /** Where an entry is read from (store file or API URL), for warnings about its fields. */

@@ -8,7 +8,7 @@ import { createUpstreamContentService, type UpstreamContentService } from './ups
  */
 export function contentSource(
   env: Env,
-  logger: { warn(details: object, message: string): void },
+  logger: { warn(details: object, message: string): void; error?(details: object, message: string): void },
 ): ContentstackContentService | UpstreamContentService | undefined {
   const cached = { cacheTtlMs: env.CONTENT_CACHE_TTL_MS ?? 60_000, staleMs: 10 * 60_000, maxEntries: 20_000, logger };
   if (env.CONTENTSTACK_API_KEY) {

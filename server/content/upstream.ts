@@ -1,5 +1,6 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
+import { appConfigScope, contextFailure, LastGoodAppConfigs, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { createReadCache, deepFreeze, type Read } from './read-cache.ts';
@@ -14,6 +15,7 @@ import { readApplicationConfiguration, readPage, readTemplate, type WarnContent 
 
 export interface UpstreamLogger {
   warn(details: object, message: string): void;
+  error?(details: object, message: string): void;
 }
 
 export interface UpstreamContentOptions {
@@ -32,6 +34,7 @@ export interface UpstreamContentOptions {
 }
 
 export interface UpstreamContentService extends ContentService {
+  appConfigVaries(host: string, locale: string): boolean;
   /** Closes the keep-alive connections. */
   close(): Promise<void>;
 }
@@ -52,6 +55,9 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
 
   const cache = createReadCache({ cacheTtlMs, staleMs, maxEntries, logger });
   const { published, uncached } = cache;
+  const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
+  /** `{host} {locale}` whose answers said they vary by cookie; bounded by the sites config. */
+  const varyingConfigs = new Set<string>();
   const changes = new ContentChanges();
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
@@ -61,7 +67,12 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     path: string,
     query: Record<string, QueryValue>,
     parse: (body: unknown, where: string) => unknown,
-    extra: { headers?: Record<string, string>; keyPrefix?: string; notFoundIsNull: boolean },
+    extra: {
+      headers?: Record<string, string>;
+      onHeaders?: (headers: Record<string, string | string[] | undefined>) => void;
+      keyPrefix?: string;
+      notFoundIsNull: boolean;
+    },
   ): Read {
     const where = client.url(path, query);
     return {
@@ -70,7 +81,11 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
       load: async () => {
         let body: unknown;
         try {
-          body = await client.request<unknown>('GET', path, { query, headers: extra.headers });
+          body = await client.request<unknown>('GET', path, {
+            query,
+            headers: extra.headers,
+            onHeaders: extra.onHeaders,
+          });
         } catch (err) {
           if (extra.notFoundIsNull && err instanceof HttpError && err.status === 404) return { value: null };
           const reason = err instanceof Error ? err.message : String(err);
@@ -114,20 +129,51 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     return (await (hash === undefined ? published(entry) : uncached(entry))) as T | null;
   }
 
-  async function getApplicationConfiguration(host: string, locale: string): Promise<ApplicationConfiguration> {
+  async function getApplicationConfiguration(
+    host: string,
+    locale: string,
+    cookie?: string,
+  ): Promise<ApplicationConfiguration> {
     // Both come from the storefront configuration, so a bad value is our bug, not a visitor's 404.
     if (!HOST.test(host)) throw new RangeError(`Invalid host for the application configuration: ${host}`);
     if (!isValidKey({ kind: 'appConfig', locale })) {
       throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
     }
-    const parse = (body: unknown, where: string) => readApplicationConfiguration(body, where, warn);
-    const config = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
-      headers: { 'x-forwarded-host': host },
-      // The answer depends on the forwarded host, which the URL does not show.
-      keyPrefix: `${host} `,
+    let personal = false;
+    const parse = (body: unknown, where: string): ApplicationConfiguration => {
+      const config = readApplicationConfiguration(body, where, warn);
+      return personal ? { ...config, personal: true } : config;
+    };
+    // The answer depends on the forwarded host and may depend on the cookie, which the URL does not show.
+    const scope = appConfigScope(host, cookie);
+    const read = upstreamRead(appConfig, '/_applicationConfiguration', { language: locale }, parse, {
+      headers: { 'x-forwarded-host': host, ...(cookie ? { cookie } : {}) },
+      onHeaders: (headers) => {
+        const varies = variesByCookie(headers);
+        if (varies) varyingConfigs.add(`${host} ${locale}`);
+        else varyingConfigs.delete(`${host} ${locale}`);
+        personal = varies && cookie !== undefined && cookie !== '';
+      },
+      keyPrefix: `${scope} `,
       notFoundIsNull: false,
     });
-    return (await published(config)) as ApplicationConfiguration;
+    const load = read.load;
+    read.load = () =>
+      load().catch((err: unknown) => {
+        const failure = contextFailure(read.where, err);
+        (logger?.error ?? logger?.warn)?.call(logger, { ...failure.details, host, locale }, failure.message);
+        throw err;
+      });
+    try {
+      const config = (await published(read)) as ApplicationConfiguration;
+      lastGoodConfigs.remember(host, scope, locale, config);
+      return config;
+    } catch (err) {
+      // The page keeps its header from the last good answer rather than losing it to an outage.
+      const kept = lastGoodConfigs.recall(host, scope, locale);
+      if (kept) return kept;
+      throw err;
+    }
   }
 
   async function hasPage(uuid: string, locale: string): Promise<boolean> {
@@ -144,6 +190,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     getPage,
     getEntry,
     getApplicationConfiguration,
+    appConfigVaries: (host, locale) => varyingConfigs.has(`${host} ${locale}`),
     hasPage,
     changes,
     locate: (key) =>

@@ -19,6 +19,8 @@ export class HttpError extends Error {
   /** Set when a response arrived (HTTP_STATUS, HTTP_INVALID_JSON). */
   readonly status: number | undefined;
   readonly statusText: string | undefined;
+  /** Set when a response arrived: its headers, for the log line of a failed call. */
+  readonly headers: Record<string, string | string[] | undefined> | undefined;
   /** HTTP_STATUS only: the error body, parsed when it is JSON (a GraphQL error list, say), else its text. */
   readonly data: unknown;
   /** HTTP_STATUS only: how long the server asked callers to wait (its Retry-After), when it said. */
@@ -31,6 +33,7 @@ export class HttpError extends Error {
       url: string;
       status?: number;
       statusText?: string;
+      headers?: Record<string, string | string[] | undefined>;
       data?: unknown;
       retryAfterMs?: number;
       cause?: unknown;
@@ -43,6 +46,7 @@ export class HttpError extends Error {
     this.url = details.url;
     this.status = details.status;
     this.statusText = details.statusText;
+    this.headers = details.headers;
     this.data = details.data;
     this.retryAfterMs = details.retryAfterMs;
   }
@@ -77,6 +81,8 @@ export interface HttpRequestOptions {
   headers?: Record<string, string>;
   /** Aborting rejects with the abort reason as is, never retried nor wrapped. */
   signal?: AbortSignal;
+  /** Told the headers of the successful response (caching rules such as Vary live there). */
+  onHeaders?: (headers: Record<string, string | string[] | undefined>) => void;
 }
 
 export interface HttpClient {
@@ -124,6 +130,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const details = { method, url: target };
     let status: number;
     let statusText: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     let retryAfter: string | string[] | undefined;
     try {
@@ -139,6 +146,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
       status = response.statusCode;
       statusText = response.statusText || STATUS_CODES[status] || '';
+      responseHeaders = response.headers;
       retryAfter = response.headers['retry-after'];
       // Read the body even for error statuses: it frees the socket for keep-alive and may explain the error.
       text = await response.body.text();
@@ -150,17 +158,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         ...details,
         status,
         statusText,
+        headers: responseHeaders,
         data: parseOrText(text),
         retryAfterMs: retryAfterMs(retryAfter, Date.now()),
       });
     }
+    init.onHeaders?.(responseHeaders);
     if (text === '') return undefined as T;
     try {
       // secure-json-parse refuses `__proto__` and `constructor.prototype` keys: answers never change a prototype.
       return sjson.parse(text) as T;
     } catch (err) {
       const message = `${method} ${target} ${status}: response body is not valid JSON (${(err as Error).message})`;
-      throw new HttpError('HTTP_INVALID_JSON', message, { ...details, status, statusText, cause: err });
+      throw new HttpError('HTTP_INVALID_JSON', message, {
+        ...details,
+        status,
+        statusText,
+        headers: responseHeaders,
+        cause: err,
+      });
     }
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { DocumentAssets } from '../../client/document.tsx';
 import type { LayoutName } from '../../common/content.ts';
 import { ISLAND_ENTRIES } from '../../islands/entries.ts';
+import { otherLayoutStylesheets } from './layout-prefetch.ts';
 
 /** URL prefix of every built asset; served immutable. */
 export const ASSETS_PREFIX = '/assets/';
@@ -79,6 +80,9 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifes
       const files = scriptFiles(islands);
       const assets = Object.freeze({
         stylesheet: url(chunk(`client/layouts/${layout}.css`).file),
+        stylesheetPrefetches: Object.freeze(
+          otherLayoutStylesheets((l) => url(chunk(`client/layouts/${l}.css`).file), layout),
+        ) as string[],
         runtime: files.length ? url(chunk(ISLAND_SOURCES.runtime as string).file) : null,
         modulePreloads: Object.freeze(files.slice(1).map(url)) as string[],
       });

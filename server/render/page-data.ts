@@ -145,9 +145,11 @@ export function watchFaults(content: ContentService): { content: ContentService;
     content: {
       getPage: (uuid, locale, preview) => watch(content.getPage(uuid, locale, preview)),
       getEntry: (type, uid, locale, preview) => watch(content.getEntry(type, uid, locale, preview)),
-      getApplicationConfiguration: (host, locale) => watch(content.getApplicationConfiguration(host, locale)),
+      getApplicationConfiguration: (host, locale, cookie) =>
+        watch(content.getApplicationConfiguration(host, locale, cookie)),
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
       ...(content.locate ? { locate: content.locate.bind(content) } : {}),
+      ...(content.appConfigVaries ? { appConfigVaries: content.appConfigVaries.bind(content) } : {}),
       ...(listPages ? { listPages: (locale: string) => watch(listPages(locale)) } : {}),
       changes: content.changes,
     },

@@ -98,7 +98,10 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     if (locale === undefined || !request.site.locales.includes(locale)) {
       return sendApiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
     }
-    return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale));
+    // The visitor's cookie goes to the source along with the host, so a shared cache must key on it.
+    reply.header('vary', 'Cookie');
+    const { cookie } = request.headers;
+    return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale, cookie));
   });
 
   const revalidateGuard = requireBearer(deps.revalidateToken, 'A valid revalidate token is required');

@@ -1,6 +1,7 @@
 import type { PageEntry } from '../../common/content.ts';
 import { languageOf } from '../../common/locales.ts';
 import type { Site } from '../../common/site.ts';
+import { slashForm } from '../../common/trailing-slash.ts';
 import type { RedirectDecision } from './decision.ts';
 import { buildPathLocation } from './redirect.ts';
 import { APP_PREFIX } from './route-shape.ts';
@@ -23,7 +24,7 @@ export function canonicalPagePath(site: Site, locale: string, page: PageEntry, p
     .flatMap((level) => String(level.segment ?? '').split('/'))
     .filter((part) => part !== '' && part !== '.' && part !== '..');
   const last = page.slug ? `${page.slug}-${page.uuid}` : page.uuid;
-  return `${base}/${APP_PREFIX}/${[...levels, last].map(encodeURIComponent).join('/')}`;
+  return slashForm(site, `${base}/${APP_PREFIX}/${[...levels, last].map(encodeURIComponent).join('/')}`);
 }
 
 /** 301 to the canonical path, query kept, when the request path differs from it (compared decoded). */

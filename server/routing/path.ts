@@ -18,8 +18,6 @@ export interface ParsedPath {
   segments: string[];
   /** The same segments as received (still percent-encoded), for redirects that keep the request's spelling. */
   rawSegments: string[];
-  /** The request had trailing slashes (and was not `/`). */
-  trailingSlash: boolean;
 }
 
 export interface BadTarget {
@@ -55,7 +53,6 @@ export function parsePath(rawPath: string): ParsedPath | BadTarget {
     path: `/${segments.join('/')}`,
     segments,
     rawSegments,
-    trailingSlash: trimmed !== rawPath && rawPath !== '/',
   };
 }
 

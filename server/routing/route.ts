@@ -1,5 +1,6 @@
 import { languageOf } from '../../common/locales.ts';
 import { isMultilingual, type Site } from '../../common/site.ts';
+import { slashForm, trailingSlashTarget } from '../../common/trailing-slash.ts';
 import {
   DETECTION_VARY,
   messages,
@@ -45,8 +46,9 @@ const TWO_LETTERS = /^[a-zA-Z]{2}$/;
 
 function routePage(parsed: ParsedPath, facts: RequestFacts): RouteDecision {
   const { site, query } = facts;
-  // A trailing slash is redirected away; `/` itself never reaches here with trailingSlash set.
-  if (parsed.trailingSlash) return redirectTo(site, 301, joinPath('', parsed.rawSegments) + query);
+  // A trailing slash follows the site's spelling (trailing-slash.ts): the other one redirects to it.
+  const spelled = trailingSlashTarget(site, facts.rawPath);
+  if (spelled !== null) return redirectTo(site, 301, spelled + query);
 
   const multi = isMultilingual(site);
   const hasLanguage = parsed.segments.length > 0 && !startsWithAppPrefix(site, parsed.segments);
@@ -92,7 +94,7 @@ function routePage(parsed: ParsedPath, facts: RequestFacts): RouteDecision {
     case 'content':
       if (shape.pageId === null) return notFound(messages.uuidMissing);
       // The home page lives at the language root (or `/`), in the request's prefix form.
-      if (shape.pageId === HOME_PAGE_ID) return redirectTo(site, 301, (prefix || '/') + query);
+      if (shape.pageId === HOME_PAGE_ID) return redirectTo(site, 301, slashForm(site, prefix || '/') + query);
       return {
         ...render,
         route: 'content',
@@ -127,15 +129,15 @@ function resolveLocale(
     const locale = detected ? detectLocale(site, facts) : site.defaultLocale;
     if (acceptsUnprefixed(site, locale)) return { locale, prefix: '', detected };
     // `/` → the detected language's home; `/cs/…` → a missing language: the default one is prepended.
-    return redirectTo(site, 302, joinPath(`/${languageOf(locale)}`, restRaw) + query, detected);
+    return redirectTo(site, 302, joinPath(site, `/${languageOf(locale)}`, restRaw) + query, detected);
   }
   const locale = localeForLanguage(site, languageSegment);
   // A language the storefront does not offer is replaced by the default one, query kept.
-  if (locale === undefined) return redirectTo(site, 302, joinPath(defaultLanguagePrefix(site), restRaw) + query);
+  if (locale === undefined) return redirectTo(site, 302, joinPath(site, defaultLanguagePrefix(site), restRaw) + query);
   // A prefix the strategy does not give this locale (the default under prefix_except_default, any under no_prefix).
-  if (!acceptsPrefixed(site, locale)) return redirectTo(site, 301, joinPath('', restRaw) + query);
+  if (!acceptsPrefixed(site, locale)) return redirectTo(site, 301, joinPath(site, '', restRaw) + query);
   const language = languageOf(locale);
-  if (languageSegment !== language) return redirectTo(site, 301, joinPath(`/${language}`, restRaw) + query);
+  if (languageSegment !== language) return redirectTo(site, 301, joinPath(site, `/${language}`, restRaw) + query);
   return { locale, prefix: `/${language}`, detected: false };
 }
 
@@ -149,7 +151,7 @@ function startsWithAppPrefix(site: Site, segments: readonly string[]): boolean {
   return !(czech && (segments.length === 1 || segments[1] === APP_PREFIX));
 }
 
-function joinPath(prefix: string, rawSegments: readonly string[]): string {
+function joinPath(site: Site, prefix: string, rawSegments: readonly string[]): string {
   const path = rawSegments.length === 0 ? prefix : `${prefix}/${rawSegments.join('/')}`;
-  return path || '/';
+  return slashForm(site, path || '/');
 }

@@ -1,5 +1,6 @@
 import { languageOf } from '../../common/locales.ts';
 import type { Site } from '../../common/site.ts';
+import { slashForm } from '../../common/trailing-slash.ts';
 
 /**
  * Locale prefix strategies (nuxt-i18n semantics):
@@ -17,7 +18,7 @@ export function localePrefix(site: Site, locale: string): string {
 }
 
 export function homePath(site: Site, locale: string): string {
-  return localePrefix(site, locale) || '/';
+  return slashForm(site, localePrefix(site, locale) || '/');
 }
 
 /** Route names carry a locale suffix, nuxt-i18n style (`content___de-CH`). */
