@@ -202,6 +202,14 @@ t.test('multilingual pages set the language cookie only when it changes', async 
   t.match(again.headers['cache-control'], /public/);
 });
 
+t.test('in a frame of another site (the editor) the language cookie is SameSite=None; Secure', async (t) => {
+  const framed = await get(HOSTS.ch, '/fr', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'iframe' });
+  t.match(String(framed.headers['set-cookie']), /^lang=fr;.*SameSite=None/);
+  t.match(String(framed.headers['set-cookie']), /Secure/);
+  const switched = await get(HOSTS.ch, '/fr', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'document' });
+  t.match(String(switched.headers['set-cookie']), /SameSite=Lax/, 'a top-level switch from another domain stays lax');
+});
+
 t.test('hostile input comes back escaped, never as markup', async (t) => {
   for (const url of [
     '/cs/%3Cscript%3Ealert(1)%3C/script%3E',

@@ -3,9 +3,11 @@ import type { ReactElement } from 'react';
 import type { MessageCatalog } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
-import type { ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
+import type { ApplicationConfiguration, ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
 import { languageOf } from '../../common/locales.ts';
 import { isMultilingual, type SitesConfig } from '../../common/site.ts';
+import { slashForm } from '../../common/trailing-slash.ts';
+import { sharedByUrl } from '../content/app-config.ts';
 import { pageIdForEntry } from '../content/lookup.ts';
 import type { ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
@@ -71,6 +73,8 @@ export type Outcome =
       template: TemplateEntry | null;
       /** A content read failed and the page was built without it: serve it, never cache it. */
       degraded: boolean;
+      /** Built from an application configuration made for this visitor's cookie: private, never cached. */
+      personal: boolean;
     };
 
 /** Loads and assembles one page: everything up to, not including, turning it into bytes. */
@@ -83,13 +87,23 @@ export async function buildPage(
 ): Promise<Outcome> {
   const { sites, messages, assets } = deps;
   // Published pages come assembled from the memo when content has not changed since.
+  const cookie = request.headers.cookie;
   const memoKey =
-    deps.assembled && preview === undefined && decision.route !== 'live'
+    deps.assembled &&
+    preview === undefined &&
+    decision.route !== 'live' &&
+    sharedByUrl(deps.content, request.site.host, decision.locale, cookie)
       ? AssembledPageMemo.key(request.site.host, decision.locale, decision.route, decision.prefix, rawPath)
       : undefined;
   const kept = memoKey ? deps.assembled?.get(memoKey) : undefined;
   if (kept)
-    return { kind: 'page', ...kept, element: pageElement(deps, kept.model, kept.t, request.log), degraded: false };
+    return {
+      kind: 'page',
+      ...kept,
+      element: pageElement(deps, kept.model, kept.t, request.log),
+      degraded: false,
+      personal: false,
+    };
   // Every failed read counts, even those swallowed below, so a degraded page is never cached.
   const watched = watchFaults(deps.content);
   const content = watched.content;
@@ -109,7 +123,7 @@ export async function buildPage(
   // A slow upstream may hold the page itself, not the parts around it: past the budget the
   // page renders without them (degraded: never cached), and their reads go on to fill the caches.
   const budget = readBudget(SECONDARY_READS_BUDGET_MS);
-  const fallbackConfig = { globals: { dhfIsEnabled: false }, navigation: {} };
+  const fallbackConfig: ApplicationConfiguration = { globals: { dhfIsEnabled: false }, navigation: {} };
   const [{ template, type, source }, appConfig, t, links] = await Promise.all([
     budget.within(loadTemplate(content, page, locale, preview, request.log), () => ({
       template: null,
@@ -117,7 +131,7 @@ export async function buildPage(
       source: '',
     })),
     budget.within(
-      content.getApplicationConfiguration(site.host, locale).catch((error: unknown) => {
+      content.getApplicationConfiguration(site.host, locale, cookie).catch((error: unknown) => {
         request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
         return fallbackConfig;
       }),
@@ -132,7 +146,7 @@ export async function buildPage(
   budget.done();
   if (budget.missed) request.log.warn({ uuid, locale }, 'Content reads past their budget; page rendered without them');
   const prefix = localePrefix(site, locale);
-  const canonicalPath = uuid === HOME_PAGE_ID ? prefix || '/' : canonicalPagePath(site, locale, page);
+  const canonicalPath = uuid === HOME_PAGE_ID ? slashForm(site, prefix || '/') : canonicalPagePath(site, locale, page);
   const warn: WarnContent = (warning) => request.log.warn(warning, warning.problem);
   const assemble = (usable: TemplateEntry | null) =>
     assemblePage({
@@ -151,11 +165,12 @@ export async function buildPage(
       siteDescription: site.description,
       twitterSite: site.twitter,
       alternates: links.alternates,
-      homeHref: prefix || '/',
+      homeHref: slashForm(site, prefix || '/'),
       links: {
         prefix,
         languages: isMultilingual(site) ? site.locales.map(languageOf) : [],
         hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
+        trailingSlash: site.trailingSlash === true,
       },
       languages: links.languages,
       countries: links.countries,
@@ -185,8 +200,9 @@ export async function buildPage(
     });
   const element = pageElement(deps, model, t, request.log);
   const degraded = watched.faulted() || budget.missed;
-  if (memoKey && !degraded) deps.assembled?.set(memoKey, { model, page, template, t });
-  return { kind: 'page', model, element, page, template, degraded };
+  const personal = appConfig.personal === true;
+  if (memoKey && !degraded && !personal) deps.assembled?.set(memoKey, { model, page, template, t });
+  return { kind: 'page', model, element, page, template, degraded, personal };
 }
 
 /** `$.body_components[2]`: where a component sits in its template. */

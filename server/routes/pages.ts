@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -11,7 +12,7 @@ import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from 
 import { PageLinksMemo } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import type { RenderDecision } from '../routing/decision.ts';
-import { languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
+import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
 import { normalizeEscapes } from '../routing/path.ts';
 import { decideRoute } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
@@ -124,7 +125,12 @@ async function renderPage(
   }
   const onRenderError = (error: unknown) => request.log.error({ err: error }, 'Render error after the shell');
   // Published pages go through the HTML cache; preview, the live route and payloads never do.
-  const cacheable = htmlCache !== undefined && preview === undefined && decision.route !== 'live' && !payload;
+  const cacheable =
+    htmlCache !== undefined &&
+    preview === undefined &&
+    decision.route !== 'live' &&
+    !payload &&
+    sharedByUrl(deps.content, site.host, locale, request.headers.cookie);
 
   let outcome: Outcome | undefined;
   let cached: CacheFill | undefined;
@@ -134,7 +140,8 @@ async function renderPage(
         outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
         // Not cached: errors, redirects, and pages built while a read failed (shared with the
         // requests waiting on this render, never kept: a stale copy stays served).
-        if (outcome.kind !== 'page') return undefined;
+        // A page made for one visitor's cookie is not even shared with the requests waiting on it.
+        if (outcome.kind !== 'page' || outcome.personal) return undefined;
         const started = performance.now();
         const body = await collect(await streamDocument(outcome.element, onRenderError));
         deps.renderTimes?.render('cached', (performance.now() - started) / 1000);
@@ -167,12 +174,15 @@ async function renderPage(
 
   const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
   if (setsCookie && decision.language) {
-    const cookie = languageCookie(site, decision.language, sites.languageCookieName);
+    const cookie = languageCookie(site, decision.language, sites.languageCookieName, {
+      crossSiteFrame: isCrossSiteFrame(request.headers),
+    });
     reply.setCookie(cookie.name, cookie.value, cookie.options);
   }
   const degraded =
     (outcome?.kind === 'page' && outcome.degraded) || (cached instanceof RenderedPage && cached.transient);
-  const personal = livePreview || setsCookie || decision.privateCache || degraded;
+  const personal =
+    livePreview || setsCookie || decision.privateCache || degraded || (outcome?.kind === 'page' && outcome.personal);
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   // What a CDN keeps, it can purge by the entries the page was built from.
   if (!personal && !payload) {

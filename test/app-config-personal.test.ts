@@ -1,0 +1,58 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { createUpstreamContentService } from '../server/content/upstream.ts';
+import { demoServer, HOSTS } from './helpers.ts';
+
+/**
+ * Pages and an application configuration that depends on the visitor's cookie: a page built from
+ * such an answer is private and never cached, and a visitor without the cookie never sees it.
+ */
+
+const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
+
+t.test('a page built from a configuration made for a cookie is private and stays out of the caches', async (t) => {
+  const origin = await demoServer();
+  t.teardown(() => origin.close());
+  const contentUrl = await origin.listen({ port: 0, host: '127.0.0.1' });
+  // The configuration service: the header title greets the visitor its `who` cookie names.
+  const config = createServer((req, res) => {
+    const who = /(?:^|;\s*)who=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    res.writeHead(200, { 'content-type': 'application/json', vary: 'Cookie' });
+    res.end(
+      JSON.stringify({
+        globals: { dhfIsEnabled: true },
+        navigation: { header: { title: who ? `Hello ${who}` : 'Halden', links: [] } },
+      }),
+    );
+  });
+  config.listen(0, '127.0.0.1');
+  t.teardown(() => config.close());
+  await new Promise((resolve) => config.once('listening', resolve));
+  const content = createUpstreamContentService({
+    contentServiceUrl: contentUrl,
+    appConfigUrl: `http://127.0.0.1:${(config.address() as AddressInfo).port}`,
+    cacheTtlMs: 60_000,
+    staleMs: 60_000,
+    maxEntries: 1000,
+  });
+  t.teardown(() => content.close());
+  const app = await demoServer({ content });
+  t.teardown(() => app.close());
+  const get = (cookie?: string) =>
+    app.inject({ url: PRODUCT, headers: { host: HOSTS.uk, ...(cookie ? { cookie } : {}) } });
+
+  const ann = await get('who=Ann');
+  t.equal(ann.statusCode, 200);
+  t.match(ann.body, 'Hello Ann', 'Ann sees the header made for her');
+  t.equal(ann.headers['cache-control'], 'private, no-store', 'her page is private');
+  t.equal(ann.headers.etag, undefined, 'and not a cached copy');
+
+  const anonymous = await get();
+  t.notMatch(anonymous.body, 'Hello Ann', 'a visitor without the cookie never gets her page');
+  t.match(anonymous.body, '>Halden<');
+  const bob = await get('who=Bob');
+  t.match(bob.body, 'Hello Bob', 'another cookie, another header: nothing of Ann’s is reused');
+  t.notMatch(bob.body, 'Hello Ann');
+  t.equal(bob.headers['cache-control'], 'private, no-store');
+});
