@@ -59,3 +59,15 @@ t.test('robots.txt allows pages, keeps crawlers out of preview, APIs and tools, 
   t.notMatch(text, /^Disallow: \/cs\/live\n/m, 'pages under a taxonomy starting with "live" stay crawlable');
   t.match(text, /^Sitemap: https:\/\/www\.halden\.ch\/sitemap\.xml$/m);
 });
+
+t.test('a part never passes the byte limit either: it splits by size as well as by count', async (t) => {
+  const urls = Array.from({ length: 20 }, (_, i) => ({ loc: `https://x.test/page-${i}`, alternates: [] }));
+  const whole = Buffer.byteLength(sitemapXml(urls));
+  const maxBytes = Math.ceil(whole / 3);
+  const docs = sitemapDocuments('https://x.test', urls, 50_000, maxBytes);
+  t.ok(docs.parts.length >= 3, `${docs.parts.length} parts for a third of the bytes each`);
+  for (const part of docs.parts) t.ok(Buffer.byteLength(part) <= maxBytes, 'each part within the limit');
+  const total = docs.parts.reduce((n, part) => n + (part.match(/<url>/g) ?? []).length, 0);
+  t.equal(total, 20, 'every URL in exactly one part');
+  t.equal(docs.parts.join('').split('<urlset').length - 1, docs.parts.length, 'each part is a whole urlset');
+});
