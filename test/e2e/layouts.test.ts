@@ -108,3 +108,15 @@ for (const { layout, path } of pages) {
     t.same(prefetched.sort(), [...others].sort(), `the other layouts' stylesheets are prefetched (${others.size})`);
   });
 }
+
+t.test('the live route renders its entry in the minimal layout', async (t) => {
+  const { page, close } = await openPage(browser);
+  t.teardown(close);
+  const response = await page.goto(server.url('ch', `/de/cs/live?entry_uid=${FIRST_ID}`));
+  t.equal(response?.status(), 200);
+  t.equal(await page.locator('body').getAttribute('data-layout'), 'minimal', 'whatever layout the template names');
+  t.equal(await page.locator('h1.page-title').innerText(), `Layout ${LAYOUT_NAMES[0]}`, 'the entry asked for');
+  t.equal(await page.locator('footer.site-footer').count(), LAYOUTS.minimal.footer ? 1 : 0, 'minimal chrome');
+  const unknown = await page.goto(server.url('ch', '/de/cs/live?entry_uid=page-does-not-exist'));
+  t.equal(unknown?.status(), 404, 'an unknown entry is a 404, not the home page');
+});
