@@ -175,10 +175,23 @@ t.test('a client that stops reading is closed with 1008 once its unread messages
     'the server to queue',
     20_000,
   );
-  changeAll();
-  await new Promise((resolve) => setImmediate(resolve));
+  // The prices keep moving while nothing is read: the server's next send past the bound closes the
+  // socket, and the close frame, stuck behind the queue, cannot get through, so the server cuts
+  // it. Waiting for the cut itself, not a moment, keeps this independent of the machine's speed.
+  await until(
+    () => {
+      changeAll();
+      return serverSide?.destroyed === true;
+    },
+    'the server to cut the socket',
+    30_000,
+  );
   (socket as unknown as { _socket: Socket })._socket.resume();
-  t.same(await closed, SOCKET_CLOSE.slowReader);
+  const { code } = await closed;
+  t.ok(
+    code === SOCKET_CLOSE.slowReader.code || code === 1006,
+    `the client sees the close frame if it got through before the cut, else the cut (${code})`,
+  );
 });
 
 t.test('the server holds a bounded number of subscriptions over all sockets together', async (t) => {
