@@ -10,7 +10,7 @@ import { MORPHED_EVENT, type MorphedDetail, morphPage } from './morph.ts';
 
 const happy = new Window({ url: 'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1' });
 const win = happy as unknown as PageWindow;
-// idiomorph reads these globals, as it may in a browser.
+// The morph reads these globals, as it may in a browser.
 const globals = globalThis as Record<string, unknown>;
 for (const name of ['document', 'Element', 'Node', 'Document', 'HTMLElement', 'CSS'])
   globals[name] = (win as unknown as Record<string, unknown>)[name];

@@ -1,9 +1,9 @@
-import { Idiomorph } from 'idiomorph';
+import morphdom from 'morphdom';
 import { LAYER_OWNED, type PageWindow } from '../dom.ts';
 
 /**
  * Updates the live page to a freshly rendered copy of itself without a reload (a lazy chunk:
- * idiomorph loads with the first change). Scroll position and focus survive. Islands belong to
+ * morphdom loads with the first change). Scroll position and focus survive. Islands belong to
  * React once hydrated, so the morph never reaches into one: an island whose attributes (module,
  * props) are unchanged is kept as it is, a changed one is swapped for the server's new element,
  * and islands that appear are left for the island runtime. The document then receives
@@ -42,21 +42,22 @@ export function morphPage(win: PageWindow, html: string): void {
   const { scrollX, scrollY } = win;
   const focused = doc.activeElement !== doc.body ? doc.activeElement : null;
   const existing = new Set(doc.querySelectorAll(ISLAND));
+  // Before the morph, which moves new nodes out of `next` into the page.
+  const wanted = outermost(next.body);
 
-  Idiomorph.morph(doc.body, next.body, {
-    morphStyle: 'outerHTML',
-    ignoreActiveValue: true,
-    callbacks: {
+  morphdom(doc.body, next.body, {
+    onBeforeElUpdated(from, to) {
       // Islands, and the field the visual builder is editing (it carries data-cslp-field-type).
-      beforeNodeMorphed: (node) =>
-        !existing.has(node) && !(node instanceof win.Element && node.hasAttribute('data-cslp-field-type')),
-      // The edit button and other layer nodes are not in the server's HTML.
-      beforeNodeRemoved: (node) => !(node instanceof win.Element && node.hasAttribute(LAYER_OWNED)),
+      if (existing.has(from) || from.hasAttribute('data-cslp-field-type')) return false;
+      // What the visitor is typing stays: the server's copy has the field empty.
+      if (from === focused && 'value' in from && 'value' in to) to.value = from.value;
+      return true;
     },
+    // The edit button and other layer nodes are not in the server's HTML.
+    onBeforeNodeDiscarded: (node) => !(node instanceof win.Element && node.hasAttribute(LAYER_OWNED)),
   });
 
   const live = outermost(doc.body);
-  const wanted = outermost(next.body);
   // Outside islands the body now matches the new document, so the islands pair up in order.
   if (live.length === wanted.length)
     live.forEach((island, i) => {
