@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ts from 'typescript';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * The live-preview layer's build (`vite build --app -c vite.sdk.config.ts`), three outputs in order:
@@ -15,11 +15,12 @@ import { defineConfig, type Plugin } from 'vite';
  */
 
 const CLIENT_DIR = 'dist/client';
-const CHUNKS_MANIFEST = '.vite/sdk-chunks.json';
+const LIBRARY_DIR = 'dist/sdk';
+export const CHUNKS_MANIFEST = '.vite/sdk-chunks.json';
 /** Read by server/render/assets.ts. */
-const SDK_MANIFEST = '.vite/sdk-manifest.json';
+export const SDK_MANIFEST = '.vite/sdk-manifest.json';
 const STANDALONE_ENTRY = 'sdk/site/standalone.ts';
-const CHUNK_ENTRIES = {
+export const CHUNK_ENTRIES = {
   sanitize: 'sdk/sanitize.ts',
   morph: 'sdk/site/morph.ts',
   builder: 'sdk/builder/builder.ts',
@@ -27,7 +28,7 @@ const CHUNK_ENTRIES = {
 };
 
 /** `virtual:vitrine-sdk-chunks`: the chunk file names, read from the manifest the chunks build wrote. */
-function chunkNames(): Plugin {
+function chunkNames(clientDir: string): Plugin {
   const id = 'virtual:vitrine-sdk-chunks';
   return {
     name: 'vitrine-sdk-chunks',
@@ -35,7 +36,7 @@ function chunkNames(): Plugin {
     resolveId: (source) => (source === id ? `\0${id}` : undefined),
     load(loaded) {
       if (loaded !== `\0${id}`) return undefined;
-      const manifest = JSON.parse(readFileSync(resolve(CLIENT_DIR, CHUNKS_MANIFEST), 'utf8')) as Record<
+      const manifest = JSON.parse(readFileSync(resolve(clientDir, CHUNKS_MANIFEST), 'utf8')) as Record<
         string,
         { file: string }
       >;
@@ -86,53 +87,68 @@ function declarations(outDir: string): Plugin {
 
 const shared = { target: 'es2022', emptyOutDir: false, copyPublicDir: false } as const;
 
-export default defineConfig({
-  publicDir: false,
-  plugins: [chunkNames(), declarations('dist/sdk/types')],
-  environments: {
-    chunks: {
-      consumer: 'client',
-      build: {
-        ...shared,
-        outDir: CLIENT_DIR,
-        manifest: CHUNKS_MANIFEST,
-        rollupOptions: {
-          input: CHUNK_ENTRIES,
-          // Imported by URL at run time: keep their exports.
-          preserveEntrySignatures: 'exports-only',
-          output: { format: 'es', entryFileNames: 'sdk/[name]-[hash].js', chunkFileNames: 'sdk/[name]-[hash].js' },
+export interface SdkBuildOptions {
+  /** Where the script and its chunks go (under sdk/) with their manifests (under .vite/). */
+  clientDir: string;
+  /** Where the library goes; without it the library is not built (the size test needs none). */
+  libraryDir?: string;
+}
+
+/** The build as a function of where it writes, so the size test can build what ships into a scratch directory. */
+export function sdkBuildConfig({ clientDir, libraryDir }: SdkBuildOptions): UserConfig {
+  const environments = libraryDir ? ['chunks', 'standalone', 'library'] : ['chunks', 'standalone'];
+  return {
+    publicDir: false,
+    plugins: [chunkNames(clientDir), ...(libraryDir ? [declarations(`${libraryDir}/types`)] : [])],
+    environments: {
+      chunks: {
+        consumer: 'client',
+        build: {
+          ...shared,
+          outDir: clientDir,
+          manifest: CHUNKS_MANIFEST,
+          rollupOptions: {
+            input: CHUNK_ENTRIES,
+            // Imported by URL at run time: keep their exports.
+            preserveEntrySignatures: 'exports-only',
+            output: { format: 'es', entryFileNames: 'sdk/[name]-[hash].js', chunkFileNames: 'sdk/[name]-[hash].js' },
+          },
         },
       },
-    },
-    standalone: {
-      consumer: 'client',
-      build: {
-        ...shared,
-        outDir: CLIENT_DIR,
-        manifest: SDK_MANIFEST,
-        rollupOptions: {
-          input: { preview: STANDALONE_ENTRY },
-          output: { format: 'iife', entryFileNames: 'sdk/[name]-[hash].js' },
+      standalone: {
+        consumer: 'client',
+        build: {
+          ...shared,
+          outDir: clientDir,
+          manifest: SDK_MANIFEST,
+          rollupOptions: {
+            input: { preview: STANDALONE_ENTRY },
+            output: { format: 'iife', entryFileNames: 'sdk/[name]-[hash].js' },
+          },
         },
       },
+      ...(libraryDir && {
+        library: {
+          consumer: 'client',
+          build: {
+            ...shared,
+            emptyOutDir: true,
+            outDir: libraryDir,
+            lib: { entry: 'sdk/index.ts', formats: ['es'], fileName: 'index' },
+          },
+        },
+      }),
     },
-    library: {
-      consumer: 'client',
-      build: {
-        ...shared,
-        emptyOutDir: true,
-        outDir: 'dist/sdk',
-        lib: { entry: 'sdk/index.ts', formats: ['es'], fileName: 'index' },
+    builder: {
+      async buildApp(builder) {
+        // In this order: the standalone script reads the chunks' manifest.
+        for (const name of environments) {
+          const environment = builder.environments[name];
+          if (environment) await builder.build(environment);
+        }
       },
     },
-  },
-  builder: {
-    async buildApp(builder) {
-      // In this order: the standalone script reads the chunks' manifest.
-      for (const name of ['chunks', 'standalone', 'library']) {
-        const environment = builder.environments[name];
-        if (environment) await builder.build(environment);
-      }
-    },
-  },
-});
+  };
+}
+
+export default defineConfig(sdkBuildConfig({ clientDir: CLIENT_DIR, libraryDir: LIBRARY_DIR }));
