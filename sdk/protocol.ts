@@ -1,7 +1,8 @@
 import { isRecord } from './is-record.ts';
 /**
- * Every channel, message type and payload the layer speaks, in one place (style guide 6), as
- * 3.2.5 puts them on the wire (reference sections b.1–b.4). Incoming payloads pass through the
+ * Every channel, message type and payload the core speaks, in one place, as the editor's own
+ * SDK 3.2.5 puts them on the wire (the builder's and collaboration's own messages sit beside their
+ * chunks). Incoming payloads pass through the
  * `read*` functions below before a handler sees them; a payload that fails throws, and the
  * transport answers the request with an error response.
  */
@@ -15,31 +16,27 @@ export const CHANNELS = {
   timeline: 'timeline',
 } as const;
 
-/** Wire form of the mode: a number, not the string of the config (reference h). */
+/** Wire form of the mode: a number (1 preview, 2 builder), not the string of the config. */
 export const MODE = { preview: 1, builder: 2 } as const;
 export type ModeNumber = (typeof MODE)[keyof typeof MODE];
 
 export type WindowType = 'preview' | 'builder' | 'independent' | 'preview-share';
 const WINDOW_TYPES: readonly string[] = ['preview', 'builder', 'independent', 'preview-share'];
 
-/** Layer → editor requests. */
-export const SENT = {
-  init: 'init',
-  checkEntryPage: 'check-entry-page',
-  scroll: 'scroll',
-  urlChange: 'url-change',
-  sendVariantAndLocale: 'send-variant-and-locale',
-} as const;
+/**
+ * Layer → editor requests of the core. Message names are types, not objects: a misspelt one does
+ * not compile, and the bundle carries each name once, as the string the wire needs.
+ */
+export type Sent = 'init' | 'check-entry-page' | 'scroll' | 'url-change' | 'send-variant-and-locale';
 
-/** Editor → layer requests. */
-export const RECEIVED = {
-  history: 'history',
-  clientDataSend: 'client-data-send',
-  baseRoute: 'send-current-base-route',
-  cslpData: 'send-cslp-data',
-  diffValue: 'diff-value',
-  removeDiff: 'remove-diff',
-} as const;
+/** Editor → layer requests the core answers. */
+export type Received =
+  | 'history'
+  | 'client-data-send'
+  | 'send-current-base-route'
+  | 'send-cslp-data'
+  | 'diff-value'
+  | 'remove-diff';
 
 export interface InitRequest {
   config: { shouldReload: boolean; href: string; sdkVersion: string; mode: ModeNumber };
@@ -113,22 +110,22 @@ export function readBuilderInitReply(value: unknown): BuilderInitReply {
 }
 
 export function readHistory(value: unknown): HistoryRequest {
-  const type = record(value, RECEIVED.history).type;
+  const type = record(value, 'history').type;
   if (type !== 'forward' && type !== 'backward' && type !== 'reload')
-    throw new PayloadError(`${RECEIVED.history}: unknown type ${String(type)}`);
+    throw new PayloadError(`history: unknown type ${String(type)}`);
   return { type };
 }
 
 export function readClientDataSend(value: unknown): ClientDataSend {
-  const hash = record(value, RECEIVED.clientDataSend).hash;
-  if (typeof hash !== 'string') throw new PayloadError(`${RECEIVED.clientDataSend}: hash must be a string`);
+  const hash = record(value, 'client-data-send').hash;
+  if (typeof hash !== 'string') throw new PayloadError(`client-data-send: hash must be a string`);
   return { hash };
 }
 
 export function readDiffValue(value: unknown): DiffValue {
-  const payload = record(value, RECEIVED.diffValue);
-  const diff = record(payload.diff, RECEIVED.diffValue);
+  const payload = record(value, 'diff-value');
+  const diff = record(payload.diff, 'diff-value');
   for (const html of Object.values(diff))
-    if (typeof html !== 'string') throw new PayloadError(`${RECEIVED.diffValue}: diff values must be strings`);
+    if (typeof html !== 'string') throw new PayloadError(`diff-value: diff values must be strings`);
   return { diff: diff as Record<string, string>, type: String(payload.type) };
 }

@@ -12,7 +12,8 @@ import {
   readSchemaReply,
   type SchemaMap,
   type VariantStatus,
-  VB_SENT,
+  type VbReceived,
+  type VbSent,
 } from './protocol.ts';
 import type { Pseudo } from './pseudo.ts';
 import type { BuilderUi } from './ui.ts';
@@ -58,7 +59,8 @@ export interface BuilderContext {
   win: PageWindow;
   doc: Document;
   config: Config;
-  channel: Channel;
+  /** The visual-builder channel, limited to the builder's requests. */
+  channel: Channel<VbSent, VbReceived>;
   ui: BuilderUi;
   /** Aborted by `destroy`. */
   signal: AbortSignal;
@@ -92,7 +94,7 @@ export function createContext(
     schemaFor(contentTypeUid) {
       let schema = schemas.get(contentTypeUid);
       if (!schema) {
-        schema = channel.send(VB_SENT.getFieldSchema, { contentTypeUid }).then(readSchemaReply);
+        schema = channel.send('get-field-schema', { contentTypeUid }).then(readSchemaReply);
         // A failed request is not cached: the next hover asks again.
         schema.catch(() => schemas.delete(contentTypeUid));
         schemas.set(contentTypeUid, schema);
@@ -105,7 +107,7 @@ export function createContext(
       let answer = permissions.get(key);
       if (!answer) {
         answer = channel
-          .send(VB_SENT.getPermissions, {
+          .send('get-permissions', {
             type: 'entry',
             entryUid: cslp.entry_uid,
             contentTypeUid: cslp.content_type_uid,

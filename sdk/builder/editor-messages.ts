@@ -15,7 +15,6 @@ import {
   readScrollToField,
   readVariantFields,
   readVariantId,
-  VB_RECEIVED,
 } from './protocol.ts';
 import { renderToolbar } from './toolbar.ts';
 import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
@@ -29,7 +28,7 @@ export const taggedElements = (doc: Document) => Array.from(doc.querySelectorAll
 export function answerEditor(ctx: BuilderContext): void {
   const { channel, config, doc, state } = ctx;
   const tagged = () => taggedElements(doc);
-  channel.on(VB_RECEIVED.hideFocusOverlay, (data) => {
+  channel.on('hide-focus-overlay', (data) => {
     const { noTrigger, fromCollab } = readHideFocusOverlay(data);
     // The editor switches to comments: collaboration takes over the page, paused until it says go.
     if (fromCollab) {
@@ -39,7 +38,7 @@ export function answerEditor(ctx: BuilderContext): void {
     }
     deselect(ctx, { restore: noTrigger });
   });
-  channel.on(VB_RECEIVED.updateDiscussionId, (data) => {
+  channel.on('update-discussion-id-for-focus-field', (data) => {
     const update = readDiscussionUpdate(data);
     const field = ctx.focused;
     if (
@@ -53,13 +52,13 @@ export function answerEditor(ctx: BuilderContext): void {
     field.discussion = update.discussion;
     renderToolbar(ctx, field);
   });
-  channel.on(VB_RECEIVED.scrollToField, (data) => {
+  channel.on('scroll-to-view-field-by-cslp-value', (data) => {
     const tag = readScrollToField(data);
     tagged()
       .find((element) => element.getAttribute(CSLP) === tag)
       ?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   });
-  channel.on(VB_RECEIVED.entriesInPage, () => {
+  channel.on('get-entries-in-current-page', () => {
     const entries = new Map<string, { entryUid: string; contentTypeUid: string; locale: string }>();
     for (const element of tagged()) {
       const cslp = tagOf(element);
@@ -72,35 +71,35 @@ export function answerEditor(ctx: BuilderContext): void {
     }
     return { entriesInCurrentPage: [...entries.values()] };
   });
-  channel.on(VB_RECEIVED.showDraftFields, (data) => {
+  channel.on('show-draft-fields', (data) => {
     const fields = new Set(readDraftFields(data));
     for (const element of tagged()) element.classList.toggle(DRAFT_CLASS, fields.has(element.getAttribute(CSLP) ?? ''));
   });
-  channel.on(VB_RECEIVED.removeDraftFields, () => {
+  channel.on('remove-draft-fields', () => {
     for (const element of tagged()) element.classList.remove(DRAFT_CLASS);
   });
-  channel.on(VB_RECEIVED.showVariantFields, (data) => {
+  channel.on('show-variant-fields', (data) => {
     const fields = readVariantFields(data);
     if (!fields) return;
     for (const element of tagged()) markVariant(element, fields.variant, fields.highlight);
   });
-  channel.on(VB_RECEIVED.removeVariantFields, (data) => {
+  channel.on('remove-variant-fields', (data) => {
     const classes = readOnlyHighlighted(data)
       ? [VARIANT_OUTLINE_CLASS]
       : [VARIANT_OUTLINE_CLASS, VARIANT_CLASSES.variant, VARIANT_CLASSES.base, VARIANT_CLASSES.disabled];
     for (const element of tagged()) element.classList.remove(...classes);
   });
-  channel.on(VB_RECEIVED.variantId, (data) => {
+  channel.on('get-variant-id', (data) => {
     state.variant = readVariantId(data);
     ctx.forgetSchemas();
   });
-  channel.on(VB_RECEIVED.locale, (data) => {
+  channel.on('get-locale', (data) => {
     state.locale = readLocale(data) ?? state.locale;
   });
-  channel.on(VB_RECEIVED.audienceMode, (data) => {
+  channel.on('set-audience-mode', (data) => {
     state.audienceMode = readAudienceMode(data);
   });
-  channel.on(VB_RECEIVED.deleteInstance, (data) => {
+  channel.on('delete-instance', (data) => {
     if (ctx.focused && readDeletePath(data) === ctx.focused.cslp.instance.fieldPathWithIndex)
       deselect(ctx, { restore: true });
   });

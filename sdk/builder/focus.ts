@@ -16,7 +16,6 @@ import {
   readDisplayNames,
   readFieldData,
   readVariantStatus,
-  VB_SENT,
 } from './protocol.ts';
 import { isTruncated, needsPseudo } from './pseudo.ts';
 import { renderToolbar } from './toolbar.ts';
@@ -34,7 +33,7 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
   const { element, cslp, schema } = field;
   channel
     .send(
-      VB_SENT.getDisplayNames,
+      'get-field-display-names',
       labelStack(element, cslp).map((item) => item.cslp),
     )
     .then(readDisplayNames, () => null)
@@ -43,7 +42,7 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
       renderToolbar(ctx, field);
     });
   channel
-    .send(VB_SENT.getVariantStatus, cslp)
+    .send('get-field-variant-status', cslp)
     .then(readVariantStatus)
     .then((status) => {
       field.status = status;
@@ -52,7 +51,7 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
     .catch(ignore);
   if (schema)
     channel
-      .send(VB_SENT.getDiscussionId, { fieldMetadata: cslp, fieldSchema: schema })
+      .send('get-discussion-id-for-comment-modal', { fieldMetadata: cslp, fieldSchema: schema })
       // A failed request still lets the user start a discussion.
       .then(readDiscussion, () => NEW_DISCUSSION)
       .then((discussion) => {
@@ -66,7 +65,7 @@ function editInPlace(ctx: BuilderContext, field: Focused): void {
   const { element, cslp } = field;
   startEditing(ctx, field, element);
   ctx.channel
-    .send(VB_SENT.getFieldData, {
+    .send('get-field-data', {
       fieldMetadata: { content_type_uid: cslp.content_type_uid, entry_uid: cslp.entry_uid, locale: cslp.locale },
       entryPath: cslp.fieldPathWithIndex,
     })
@@ -118,7 +117,7 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
   renderAddButtons(ctx, field);
   // For the click-to-toolbar time in the browser tests and in people's profiles.
   ctx.win.performance.mark('vitrine-builder:toolbar');
-  ctx.channel.send(VB_SENT.focusField, { DOMEditStack: editStack(element, cslp) }).catch(ignore);
+  ctx.channel.send('focus-field', { DOMEditStack: editStack(element, cslp) }).catch(ignore);
   if (INLINE_EDITABLE.has(described.type) && !described.reason) editInPlace(ctx, field);
   askAboutField(ctx, field);
 }
@@ -137,7 +136,7 @@ export function deselect(ctx: BuilderContext, { restore = false } = {}): void {
     element.innerHTML = field.initialHtml;
   if (field.editing && field.input && !restore)
     ctx.channel
-      .send(VB_SENT.updateField, { data: text, fieldMetadata: field.cslp })
+      .send('update-field', { data: text, fieldMetadata: field.cslp })
       .catch((error: unknown) => logger.error(BUILDER_ERRORS.UPDATE_FAILED, error));
   element.removeAttribute(FIELD_TYPE_ATTRIBUTE);
   if (ctx.doc.activeElement === element) element.blur();
@@ -162,7 +161,7 @@ export function startFocus(ctx: BuilderContext): void {
         cslpData: element?.getAttribute(CSLP) ?? undefined,
         fieldMetadata: cslp ?? undefined,
       };
-      channel.send(VB_SENT.mouseClick, click).catch(ignore);
+      channel.send('mouse-click', click).catch(ignore);
       const link = target instanceof win.Element ? target.closest('a[href]') : null;
       if (element || link) {
         event.preventDefault();

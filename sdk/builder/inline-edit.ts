@@ -4,7 +4,6 @@ import { INPUT_REPOSITION_MS, PASTE_DEBOUNCE_MS, SYNC_THROTTLE_MS } from '../tim
 import { type BuilderContext, type Focused, textOf } from './context.ts';
 import { BUILDER_ERRORS } from './errors.ts';
 import { blocksKey, pastedText } from './keyboard.ts';
-import { VB_SENT } from './protocol.ts';
 import { createPseudo } from './pseudo.ts';
 import { throttle } from './throttle.ts';
 
@@ -37,7 +36,7 @@ export function startEditing(ctx: BuilderContext, field: Focused, element: HTMLE
   element.setAttribute('contenteditable', 'true');
   const sync = throttle(() => {
     channel
-      .send(VB_SENT.syncField, { data: textOf(element), fieldMetadata: field.cslp })
+      .send('sync-field', { data: textOf(element), fieldMetadata: field.cslp })
       .catch((error: unknown) => logger.error(BUILDER_ERRORS.SYNC_FAILED, error));
   }, SYNC_THROTTLE_MS);
   // Typing may make the field grow or wrap: overlay, outline and toolbar follow once it pauses.

@@ -7,7 +7,7 @@ import { type BuilderContext, type Focused, ignore, lastSegment } from './contex
 import { BUILDER_ERRORS } from './errors.ts';
 import { deselect } from './focus.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag, tagOf } from './instances.ts';
-import { type Direction, VB_SENT } from './protocol.ts';
+import type { Direction, VbSent } from './protocol.ts';
 import type { AddButtonModel } from './ui.ts';
 
 /**
@@ -22,7 +22,7 @@ const EMPTY_BLOCK_CLASS = 'visual-builder__empty-block';
 const instancePath = (cslp: CslpData) => `${cslp.fieldPathWithIndex}.${cslp.multipleFieldMetadata.index}`;
 
 /** Sends `type` for the focused item; the focus ends either way (the item moves or goes). */
-function sendForItem(ctx: BuilderContext, field: Focused, type: string, extra: { direction?: Direction }): void {
+function sendForItem(ctx: BuilderContext, field: Focused, type: VbSent, extra: { direction?: Direction }): void {
   ctx.channel
     .send(type, { data: instancePath(field.cslp), ...extra, fieldMetadata: field.cslp })
     .catch(ignore)
@@ -32,10 +32,9 @@ function sendForItem(ctx: BuilderContext, field: Focused, type: string, extra: {
 }
 
 export const moveInstance = (ctx: BuilderContext, field: Focused, direction: Direction) =>
-  sendForItem(ctx, field, VB_SENT.moveInstance, { direction });
+  sendForItem(ctx, field, 'move-instance', { direction });
 
-export const deleteInstance = (ctx: BuilderContext, field: Focused) =>
-  sendForItem(ctx, field, VB_SENT.deleteInstance, {});
+export const deleteInstance = (ctx: BuilderContext, field: Focused) => sendForItem(ctx, field, 'delete-instance', {});
 
 /** Add buttons before and after the focused item, or at both ends of the focused multiple field. */
 export function renderAddButtons(ctx: BuilderContext, field: Focused): void {
@@ -84,7 +83,7 @@ export async function addInstance(
   button.classList.add('loading');
   button.disabled = true;
   try {
-    await ctx.channel.send(VB_SENT.addInstance, { fieldMetadata: cslp, index });
+    await ctx.channel.send('add-instance', { fieldMetadata: cslp, index });
     clickWhenAdded(ctx, fieldTag, index, known);
   } catch (error) {
     console.error(BUILDER_ERRORS.ADD_INSTANCE_FAILED, error);

@@ -9,42 +9,40 @@ import type { FieldSchema } from './field-type.ts';
  */
 
 /** Layer → editor requests. */
-export const VB_SENT = {
-  getFieldSchema: 'get-field-schema',
-  getFieldData: 'get-field-data',
-  getPermissions: 'get-permissions',
-  getDisplayNames: 'get-field-display-names',
-  getVariantStatus: 'get-field-variant-status',
-  mouseClick: 'mouse-click',
-  focusField: 'focus-field',
-  syncField: 'sync-field',
-  updateField: 'update-field',
-  addInstance: 'add-instance',
-  deleteInstance: 'delete-instance',
-  moveInstance: 'move-instance',
-  openFieldEditModal: 'open-field-edit-modal',
-  openAssetModal: 'open-asset-modal',
-  openReferenceModal: 'open-reference-modal',
-  variantRevert: 'send-variant-revert-action-trigger',
-  getDiscussionId: 'get-discussion-id-for-comment-modal',
-  openCommentModal: 'open-field-comment-modal',
-} as const;
+export type VbSent =
+  | 'get-field-schema'
+  | 'get-field-data'
+  | 'get-permissions'
+  | 'get-field-display-names'
+  | 'get-field-variant-status'
+  | 'mouse-click'
+  | 'focus-field'
+  | 'sync-field'
+  | 'update-field'
+  | 'add-instance'
+  | 'delete-instance'
+  | 'move-instance'
+  | 'open-field-edit-modal'
+  | 'open-asset-modal'
+  | 'open-reference-modal'
+  | 'send-variant-revert-action-trigger'
+  | 'get-discussion-id-for-comment-modal'
+  | 'open-field-comment-modal';
 
 /** Editor → layer requests handled in the builder window. */
-export const VB_RECEIVED = {
-  hideFocusOverlay: 'hide-focus-overlay',
-  scrollToField: 'scroll-to-view-field-by-cslp-value',
-  entriesInPage: 'get-entries-in-current-page',
-  showDraftFields: 'show-draft-fields',
-  removeDraftFields: 'remove-draft-fields',
-  showVariantFields: 'show-variant-fields',
-  removeVariantFields: 'remove-variant-fields',
-  variantId: 'get-variant-id',
-  locale: 'get-locale',
-  audienceMode: 'set-audience-mode',
-  deleteInstance: 'delete-instance',
-  updateDiscussionId: 'update-discussion-id-for-focus-field',
-} as const;
+export type VbReceived =
+  | 'hide-focus-overlay'
+  | 'scroll-to-view-field-by-cslp-value'
+  | 'get-entries-in-current-page'
+  | 'show-draft-fields'
+  | 'remove-draft-fields'
+  | 'show-variant-fields'
+  | 'remove-variant-fields'
+  | 'get-variant-id'
+  | 'get-locale'
+  | 'set-audience-mode'
+  | 'delete-instance'
+  | 'update-discussion-id-for-focus-field';
 
 /** Editor → layer on the live-preview channel, handled by the builder. */
 export const VARIANT_PATCH = 'variant-patch-update';
@@ -76,7 +74,7 @@ export function readSchemaReply(value: unknown): SchemaMap {
   return Object.fromEntries(Object.entries(map).filter(([, schema]) => isRecord(schema))) as SchemaMap;
 }
 
-/** Spec section 6: a failed or empty answer allows everything. */
+/** A failed or empty answer allows everything: the editor enforces permissions again on save. */
 export function readPermissions(value: unknown): Permissions {
   const reply = isRecord(value) ? value : {};
   const flag = (key: string) => reply[key] !== false;

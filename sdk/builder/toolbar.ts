@@ -5,7 +5,7 @@ import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
 import { focus } from './focus.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
-import { type VariantStatus, VB_SENT } from './protocol.ts';
+import type { VariantStatus } from './protocol.ts';
 import type { ToolbarButton } from './ui.ts';
 
 /**
@@ -27,11 +27,11 @@ const PREFIX = 'visual-builder__focused-toolbar__multiple-field-toolbar__';
 function replace({ channel }: BuilderContext, field: Focused): void {
   const { cslp } = field;
   if (field.type === 'file') {
-    channel.send(VB_SENT.openAssetModal, { fieldMetadata: cslp }).catch(ignore);
+    channel.send('open-asset-modal', { fieldMetadata: cslp }).catch(ignore);
     return;
   }
   channel
-    .send(VB_SENT.openReferenceModal, {
+    .send('open-reference-modal', {
       entry_uid: cslp.entry_uid,
       content_type_uid: cslp.content_type_uid,
       locale: cslp.locale,
@@ -75,7 +75,7 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
       id: `${PREFIX}edit-button`,
       label: 'Edit',
       glyph: '✎',
-      run: () => void channel.send(VB_SENT.openFieldEditModal, { fieldMetadata: cslp }).catch(ignore),
+      run: () => void channel.send('open-field-edit-modal', { fieldMetadata: cslp }).catch(ignore),
     });
   // The whole of a multiple file or reference field has nothing single to replace.
   if (REPLACEABLE.has(type) && (instance || !field.schema?.multiple))
@@ -91,7 +91,7 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
     glyph: '☰',
     run: () =>
       void channel
-        .send(VB_SENT.focusField, { DOMEditStack: editStack(field.element, cslp), toggleVisibility: true })
+        .send('focus-field', { DOMEditStack: editStack(field.element, cslp), toggleVisibility: true })
         .catch(ignore),
   });
   // Comments exist for the field unless the editor said there are none.
@@ -103,7 +103,7 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
       disabled: !field.discussion,
       run: () =>
         void channel
-          .send(VB_SENT.openCommentModal, {
+          .send('open-field-comment-modal', {
             fieldMetadata: cslp,
             discussion: field.discussion,
             fieldSchema: field.schema,
@@ -122,7 +122,7 @@ function revertActions(ctx: BuilderContext, field: Focused): { label: string; ru
     label,
     run: () =>
       void ctx.channel
-        .send(VB_SENT.variantRevert, {
+        .send('send-variant-revert-action-trigger', {
           fieldDataName: cslp.fieldPathWithIndex,
           action,
           euid: cslp.entry_uid,

@@ -2,7 +2,7 @@ import type { Config } from '../config/types.ts';
 import { parseCslp } from '../cslp/parse.ts';
 import { addStyles, BUTTON_POSITION, CSLP, isFramed, LAYER_OWNED, type PageWindow, TOOLTIP_ID } from '../dom.ts';
 import { logger } from '../logger.ts';
-import { type ScrollRequest, SENT } from '../protocol.ts';
+import type { ScrollRequest, Sent } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
 import { editLink } from './edit-link.ts';
 import { inSafeZone, tooltipPosition } from './position.ts';
@@ -32,7 +32,7 @@ const CSS = `#${TOOLTIP_ID}{position:fixed;top:-100%;left:0;z-index:200!importan
 #${TOOLTIP_ID} .cslp-tooltip-child+.cslp-tooltip-child{border-left:1px solid #e2e8f0}
 .${HIGHLIGHT}{outline:1px dashed #6c5ce7!important}`;
 
-export function createEditButton(win: PageWindow, config: Config, livePreview: Channel): EditButton {
+export function createEditButton(win: PageWindow, config: Config, livePreview: Channel<Sent>): EditButton {
   const doc = win.document;
   let tooltip: HTMLButtonElement | null = null;
   let single: HTMLElement;
@@ -60,7 +60,7 @@ export function createEditButton(win: PageWindow, config: Config, livePreview: C
         variant: tag.variant,
         locale: tag.locale,
       };
-      livePreview.send(SENT.scroll, request).catch((error) => logger.debug(error));
+      livePreview.send('scroll', request).catch((error) => logger.debug(error));
       return;
     }
     try {

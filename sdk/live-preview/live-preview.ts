@@ -11,18 +11,18 @@ import {
   CHANNELS,
   type InitRequest,
   MODE,
-  RECEIVED,
+  type Received,
   readBuilderInitReply,
   readClientDataSend,
   readHistory,
   readInitReply,
   SDK_VERSION,
-  SENT,
+  type Sent,
   type WindowType,
 } from '../protocol.ts';
 import { handleTimeline, type Sanitize } from '../timeline/timeline.ts';
 import { ENTRY_PAGE_CHECK_MS } from '../timing.ts';
-import { createChannel } from '../transport/channel.ts';
+import { type Channel, createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { decorateLinkClicks } from './links.ts';
 import type { Subscribers } from './subscribers.ts';
@@ -54,7 +54,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   logger.debug('configuration', config);
   const doc = win.document;
   const peer = createPeer(win, editorOrigins(config));
-  const livePreview = createChannel(CHANNELS.livePreview, win, peer);
+  const livePreview: Channel<Sent, Received> = createChannel(CHANNELS.livePreview, win, peer);
   const visualBuilder = createChannel(CHANNELS.visualBuilder, win, peer);
   const timeline = createChannel(CHANNELS.timeline, win, peer);
   const cleanups: (() => void)[] = [livePreview.destroy, visualBuilder.destroy, timeline.destroy];
@@ -66,7 +66,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   };
 
   const handleHistory = () =>
-    livePreview.on(RECEIVED.history, (data) => {
+    livePreview.on('history', (data) => {
       const { type } = readHistory(data);
       if (type === 'forward') win.history.forward();
       else if (type === 'backward') win.history.back();
@@ -74,7 +74,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     });
 
   const handleClientData = () =>
-    livePreview.on(RECEIVED.clientDataSend, (data) => {
+    livePreview.on('client-data-send', (data) => {
       setHash(config, readClientDataSend(data).hash);
       // With SSR the editor reloads the frame itself; otherwise the site refreshes through its subscribers.
       if (!config.ssr) config.onChange();
@@ -87,7 +87,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     const request: InitRequest = {
       config: { shouldReload: config.ssr, href: win.location.href, sdkVersion: SDK_VERSION, mode: config.mode },
     };
-    const reply = readInitReply(await livePreview.send(SENT.init, request));
+    const reply = readInitReply(await livePreview.send('init', request));
     // A builder reply that came first has decided the window already.
     if (config.windowType === 'builder') return;
     if (reply.contentTypeUid && reply.entryUid) setEntry(config, reply.contentTypeUid, reply.entryUid);
@@ -95,7 +95,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     setWindowType(reply.windowType ?? 'preview');
     if (!config.ssr) {
       const timer = setInterval(() => {
-        livePreview.send(SENT.checkEntryPage, { href: win.location.href }).catch(ignore);
+        livePreview.send('check-entry-page', { href: win.location.href }).catch(ignore);
       }, ENTRY_PAGE_CHECK_MS);
       cleanups.push(() => clearInterval(timer));
     }
@@ -106,7 +106,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   async function builderHandshake(): Promise<void> {
     const request: BuilderInitRequest = { isSSR: config.ssr, href: win.location.href };
     const reply = readBuilderInitReply(
-      await visualBuilder.send(SENT.init, request).catch(async (error: unknown) => {
+      await visualBuilder.send('init', request).catch(async (error: unknown) => {
         // Outside the editor the page offers to open itself in the visual builder.
         if (!isFramed(win) && loaders.builder) cleanups.push((await loaders.builder()).showStartEditing(win, config));
         throw error;
@@ -146,7 +146,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     }
     if (config.windowType !== 'builder') return;
     handleClientData();
-    visualBuilder.send(SENT.sendVariantAndLocale).catch(ignore);
+    visualBuilder.send('send-variant-and-locale').catch(ignore);
     // The builder UI exists only when the URL asks for it.
     if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
       const { startBuilder } = await loaders.builder();
@@ -177,7 +177,7 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   // which browsers are retiring; `pagehide` fires in the same cases).
   const onLeave = () => {
     const targetURL = (doc.activeElement as HTMLAnchorElement | null)?.href;
-    if (targetURL) livePreview.send(SENT.urlChange, { targetURL }).catch(ignore);
+    if (targetURL) livePreview.send('url-change', { targetURL }).catch(ignore);
   };
   win.addEventListener('pagehide', onLeave);
   cleanups.push(() => win.removeEventListener('pagehide', onLeave));

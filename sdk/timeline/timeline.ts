@@ -1,5 +1,5 @@
 import { addStyles, CSLP, leafTagged, type PageWindow } from '../dom.ts';
-import { RECEIVED, readDiffValue } from '../protocol.ts';
+import { type Received, readDiffValue, type Sent } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
 
 /**
@@ -34,14 +34,18 @@ function mergeAdjacent(win: PageWindow, className: string): void {
   }
 }
 
-export function handleTimeline(win: PageWindow, channel: Channel, sanitizer: () => Promise<Sanitize>): void {
+export function handleTimeline(
+  win: PageWindow,
+  channel: Channel<Sent, Received>,
+  sanitizer: () => Promise<Sanitize>,
+): void {
   const doc = win.document;
   const originals = new Map<Element, Node[]>();
   let styled = false;
 
-  channel.on(RECEIVED.baseRoute, () => ({ url: win.location.href.split('?')[0] }));
+  channel.on('send-current-base-route', () => ({ url: win.location.href.split('?')[0] }));
 
-  channel.on(RECEIVED.cslpData, () => {
+  channel.on('send-cslp-data', () => {
     const values: Record<string, string> = {};
     for (const element of leafTagged(doc)) {
       values[element.getAttribute(CSLP) as string] = isVoid(element)
@@ -51,7 +55,7 @@ export function handleTimeline(win: PageWindow, channel: Channel, sanitizer: () 
     return values;
   });
 
-  channel.on(RECEIVED.diffValue, async (data) => {
+  channel.on('diff-value', async (data) => {
     const { diff, type } = readDiffValue(data);
     const operation = type === 'base' ? 'removed' : 'added';
     const sanitize = await sanitizer();
@@ -71,7 +75,7 @@ export function handleTimeline(win: PageWindow, channel: Channel, sanitizer: () 
     mergeAdjacent(win, `${WRAPPER}--${operation}`);
   });
 
-  channel.on(RECEIVED.removeDiff, () => {
+  channel.on('remove-diff', () => {
     for (const [element, nodes] of originals) element.replaceChildren(...nodes);
     originals.clear();
     // Elements re-rendered since the diff lost their originals: unwrap what is left, as 3.2.5 does.

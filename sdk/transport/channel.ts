@@ -12,10 +12,14 @@ import type { Peer } from './peer.ts';
  * response without a limit once ACKed. Where 3.2.5 stays silent, a throwing handler is answered
  * with a CODE_RETURNED_ERROR response, so the editor is never left waiting.
  */
-export interface Channel {
-  send<T = unknown>(type: string, payload?: unknown): Promise<T>;
+/**
+ * A channel to the editor. `Sent` and `Received` name the request types a feature may use, so a
+ * misspelt message is a compile error; the wire carries any string.
+ */
+export interface Channel<Sent extends string = string, Received extends string = string> {
+  send<T = unknown>(type: Sent, payload?: unknown): Promise<T>;
   /** One handler per type; a second registration replaces the first, as in the library. */
-  on(type: string, handler: (data: unknown) => unknown): void;
+  on(type: Received, handler: (data: unknown) => unknown): void;
   /** Stops listening; pending requests fail with EVENT_CANCELLED. */
   destroy(): void;
 }
