@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { transform as transformCss } from 'lightningcss';
 import ts from 'typescript';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
@@ -45,6 +46,26 @@ function chunkNames(clientDir: string): Plugin {
         Object.entries(CHUNK_ENTRIES).map(([name, src]) => [name, manifest[src]?.file.replace(/^sdk\//, '')]),
       );
       return `export default ${JSON.stringify(names)};`;
+    },
+  };
+}
+
+/**
+ * `css` literals (sdk/view/css.ts) minified as stylesheets: indentation and spaces are a fifth of
+ * the builder's and collaboration's styles. Literals with interpolations or escapes are left alone.
+ */
+export function minifiedCss(): Plugin {
+  // After `=`, `(` or `,`: a tagged literal in code, not the word in a comment.
+  const literal = /([=(,]\s*)css`([^`$\\]*)`/g;
+  return {
+    name: 'vitrine-sdk-css',
+    transform(code, id) {
+      if (!id.includes('/sdk/') || !code.includes('css`')) return undefined;
+      const minified = code.replace(literal, (_match, before: string, text: string) => {
+        const { code: out } = transformCss({ filename: id, code: Buffer.from(text), minify: true });
+        return `${before}\`${out.toString()}\``;
+      });
+      return minified === code ? undefined : { code: minified, map: null };
     },
   };
 }
@@ -99,7 +120,7 @@ export function sdkBuildConfig({ clientDir, libraryDir }: SdkBuildOptions): User
   const environments = libraryDir ? ['chunks', 'standalone', 'library'] : ['chunks', 'standalone'];
   return {
     publicDir: false,
-    plugins: [chunkNames(clientDir), ...(libraryDir ? [declarations(`${libraryDir}/types`)] : [])],
+    plugins: [minifiedCss(), chunkNames(clientDir), ...(libraryDir ? [declarations(`${libraryDir}/types`)] : [])],
     environments: {
       chunks: {
         consumer: 'client',

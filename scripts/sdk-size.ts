@@ -134,7 +134,7 @@ export function formatSdkSizes({ core, chunks, loads, shared, total }: SdkSizes)
       const budget = budgets[name];
       return `  ${DESCRIPTIONS[name]}: ${kb(chunks[name].min)} min, ${kb(chunks[name].gzip)} gzip${budget ? ` (budget ${kb(budget)} gzip)` : ''}, ${kb(loads[name].gzip)} gzip with the shared files it loads, on demand`;
     }),
-    `  shared between chunks: ${kb(shared.min)} min, ${kb(shared.gzip)} gzip`,
+    `  shared between chunks (@floating-ui/dom, morphdom, templates): ${kb(shared.min)} min, ${kb(shared.gzip)} gzip`,
     `  all preview code: ${kb(total.min)} min, ${kb(total.gzip)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)} gzip)`,
   ];
 }

@@ -22,18 +22,21 @@ export function leafTagged(doc: Document): Element[] {
 }
 
 /**
- * Adds a stylesheet without a `<style>` element where constructable sheets exist, so a page whose
- * CSP is `style-src 'self'` still shows the layer's outline and buttons.
+ * Adds a stylesheet to the page or a shadow root without a `<style>` element where constructable
+ * sheets exist, so a page whose CSP is `style-src 'self'` still shows the layer's outline and
+ * buttons. Returns what takes it away again.
  */
-export function addStyles(win: PageWindow, css: string): void {
-  const doc = win.document;
-  if ('adoptedStyleSheets' in doc && typeof win.CSSStyleSheet === 'function') {
+export function addStyles(win: PageWindow, css: string, target: Document | ShadowRoot = win.document): () => void {
+  if ('adoptedStyleSheets' in target && typeof win.CSSStyleSheet === 'function') {
     const sheet = new win.CSSStyleSheet();
     sheet.replaceSync(css);
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-    return;
+    target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet];
+    return () => {
+      target.adoptedStyleSheets = target.adoptedStyleSheets.filter((kept) => kept !== sheet);
+    };
   }
-  const style = doc.createElement('style');
+  const style = win.document.createElement('style');
   style.textContent = css;
-  doc.head.append(style);
+  (target === win.document ? win.document.head : target).append(style);
+  return () => style.remove();
 }

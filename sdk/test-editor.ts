@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Window } from 'happy-dom';
 import type { PageWindow } from './dom.ts';
+import './test-globals.ts';
 
 /**
  * Test support (never bundled): a site window framed by an editor window, both happy-dom, wired so

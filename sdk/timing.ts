@@ -39,8 +39,10 @@ export const PIN_OFFSET = { up: 43, left: 9 } as const;
 export const MENTION_LIST_PX = 160;
 /** Collaboration: more comments load when the list is scrolled this close to its end. */
 export const MORE_WITHIN_PX = 3;
-/** Collaboration: the thread popup's size before it is laid out, its gap to the pin and its viewport margin. */
-export const POPUP_DEFAULT = { width: 334, height: 198 } as const;
+/**
+ * Collaboration: the thread popup's gap to its pin and its margin inside the viewport. The popup is
+ * drawn before it is placed, so its own size is always known: no default size is needed.
+ */
 export const POPUP_GAP_PX = 8;
 export const POPUP_MARGIN_PX = 16;
 

@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
-import { ICONS, iconElement, iconFor } from './icons.ts';
+import { ICONS, icon, iconFor } from './icons.ts';
 
 t.test('every field type has its own icon and name; unknown types get the empty icon', async (t) => {
   const types = [
@@ -39,7 +39,9 @@ t.test('every field type has its own icon and name; unknown types get the empty 
 t.test('the icon is an SVG drawn in the current colour, so a grey container greys it', async (t) => {
   const win = new Window();
   t.teardown(() => win.happyDOM.close());
-  const svg = iconElement(win.document as unknown as Document, 'number');
+  const box = win.document.createElement('div');
+  box.innerHTML = icon('number').markup;
+  const svg = box.firstElementChild as unknown as SVGSVGElement;
   t.equal(svg.namespaceURI, 'http://www.w3.org/2000/svg');
   t.equal(svg.getAttribute('stroke'), 'currentColor');
   t.equal(svg.querySelector('path')?.getAttribute('d'), ICONS.number[0]);

@@ -1,3 +1,4 @@
+import { type Html, html } from '../view/html.ts';
 import type { FieldType } from './field-type.ts';
 
 /**
@@ -43,23 +44,6 @@ export const ICONS: Record<IconName, [string, string]> = {
 /** The icon for a field type; `empty` for a field without one. */
 export const iconFor = (name: string): [string, string] => ICONS[name as IconName] ?? ICONS.empty;
 
-/** An inline SVG element for `name`, built node by node (no markup parsing). */
-export function iconElement(doc: Document, name: string): SVGSVGElement {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = doc.createElementNS(ns, 'svg');
-  const path = doc.createElementNS(ns, 'path');
-  const attributes: [string, string][] = [
-    ['viewBox', '0 0 16 16'],
-    ['width', '14'],
-    ['height', '14'],
-    ['fill', 'none'],
-    ['stroke', 'currentColor'],
-    ['stroke-width', '1.5'],
-    ['aria-hidden', 'true'],
-  ];
-  for (const [key, value] of attributes) svg.setAttribute(key, value);
-  svg.classList.add('visual-builder__icon');
-  path.setAttribute('d', iconFor(name)[0]);
-  svg.append(path);
-  return svg;
-}
+/** The inline SVG for `name`, drawn in `currentColor`. */
+export const icon = (name: string): Html =>
+  html`<svg class="visual-builder__icon" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.5" aria-hidden="true"><path d="${iconFor(name)[0]}"></path></svg>`;

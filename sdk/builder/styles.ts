@@ -1,14 +1,12 @@
+import { css } from '../view/css.ts';
+
 /**
- * The builder's styles. Everything lives in an open shadow root (docs/decisions/0010-builder-ui.md):
- * the site's CSS cannot reach in and ours cannot leak out; `:host { all: initial }` stops inherited
- * properties too. System fonts only: no external font service. The few rules that must
+ * The builder's styles, over the layer hosts' reset (view/host.ts). Everything lives in an open
+ * shadow root (docs/decisions/0010-builder-ui.md). The few rules that must
  * style site elements (draft and variant outlines) go to the document with the
  * `visual-builder__` prefix, which the site never uses.
  */
-export const SHADOW_CSS = `
-:host { all: initial; }
-* { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-[hidden] { display: none !important; }
+export const SHADOW_CSS = css`
 .visual-builder__hover-outline { position: fixed; pointer-events: none; z-index: 2147483646;
   outline: 2px dashed #6c5ce7; transition: all .05s; }
 .visual-builder__hover-outline--disabled { outline-color: #909090; }
@@ -58,7 +56,7 @@ button.tb-button:disabled { color: #bbb; cursor: not-allowed; }
 `;
 
 /** Outlines the editor asks for on site elements (draft and variant fields). */
-export const PAGE_CSS = `
+export const PAGE_CSS = css`
 .visual-builder__draft-field { outline: 2px dashed #eb5646 !important; outline-offset: -2px; }
 .visual-builder__variant-field--outline { outline: 2px solid #bd59fa !important; outline-offset: -2px; }
 [contenteditable][data-cslp-field-type] { outline: none; cursor: text; }

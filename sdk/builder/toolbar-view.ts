@@ -1,10 +1,11 @@
-import { button, el } from '../el.ts';
-import { iconElement } from './icons.ts';
+import { type Html, html, when } from '../view/html.ts';
+import type { Surface } from '../view/render.ts';
+import { icon } from './icons.ts';
 
 /**
- * The focused-field toolbar's markup: field label with its parents menu, the
- * invalid-tag badge, the field's buttons, the variant revert menu and the disabled reason. Drawn
- * afresh from a model; ui.ts places it and shows the tooltips.
+ * The focused-field toolbar's markup: field label with its parents menu, the invalid-tag badge, the
+ * field's buttons, the variant revert menu and the disabled reason. A template of the model; ui.ts
+ * draws it and places it.
  */
 
 export interface ToolbarButton {
@@ -31,59 +32,33 @@ export interface ToolbarModel {
   revert: { label: string; run(): void }[];
 }
 
-/** A button that toggles a menu of actions below it. */
-function menuOf(
-  doc: Document,
-  toggle: HTMLButtonElement,
-  className: string,
-  parent: Node,
-  items: { label: string; run(): void }[],
-) {
-  const menu = el(doc, 'div', className, parent);
-  menu.hidden = true;
-  toggle.addEventListener('click', () => {
-    menu.hidden = !menu.hidden;
-  });
-  for (const item of items) button(doc, 'tb-button', item.label, menu).addEventListener('click', item.run);
-}
+const INVALID = 'Invalid CSLP tag';
+const INVALID_DETAIL = 'The CSLP is invalid or incorrectly generated.';
 
-export function drawToolbar(doc: Document, toolbar: HTMLElement, model: ToolbarModel): void {
-  const group = el(doc, 'div', 'tb-group', toolbar);
-  const labelWrap = el(doc, 'div', 'tb-label-wrap visual-builder__focused-toolbar__field-label-wrapper', group);
-  const label = button(doc, `tb-label${model.reason ? ' disabled' : ''}`, '', labelWrap);
-  label.setAttribute('data-testid', 'visual-builder__focused-toolbar__field-label');
-  const names = [model.label, ...model.parents.map((p) => p.label)];
-  label.append(iconElement(doc, model.icon), model.parents.length ? `${names.reverse().join(' › ')} ▾` : model.label);
-  if (model.parents.length) menuOf(doc, label, 'tb-parents', labelWrap, model.parents);
-  if (model.invalid) {
-    const badge = el(doc, 'span', 'tb-error tooltip-below', group);
-    badge.textContent = 'Error';
-    badge.setAttribute('data-testid', 'visual-builder__focused-toolbar__error');
-    badge.setAttribute('data-tooltip', 'Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated.');
-    badge.setAttribute('aria-label', 'Invalid CSLP tag: The CSLP is invalid or incorrectly generated.');
-  }
-  if (model.buttons.length || model.revert.length) {
-    const buttons = el(doc, 'div', 'tb-group visual-builder__focused-toolbar__multiple-field-toolbar', toolbar);
-    for (const spec of model.buttons) {
-      const node = button(doc, 'tb-button', spec.glyph, buttons);
-      node.disabled = Boolean(spec.disabled || model.reason);
-      node.setAttribute('data-testid', spec.id);
-      node.setAttribute('data-tooltip', spec.label);
-      node.setAttribute('aria-label', spec.label);
-      node.addEventListener('click', () => spec.run());
-    }
-    if (model.revert.length) {
-      const wrap = el(doc, 'div', 'visual-builder__variant-revert', buttons);
-      const toggle = button(doc, 'tb-button', '↺ ▾', wrap);
-      toggle.setAttribute('data-testid', 'visual-builder-canvas-variant-revert');
-      toggle.setAttribute('data-tooltip', 'Variant Revert');
-      toggle.disabled = Boolean(model.reason);
-      menuOf(doc, toggle, 'tb-menu', wrap, model.revert);
-    }
-  }
-  if (model.reason) {
-    const reason = el(doc, 'span', 'tb-reason', toolbar);
-    reason.setAttribute('data-testid', 'visual-builder__focused-toolbar__disabled-reason');
-    reason.textContent = model.reason;
-  }
+export function toolbarView(model: ToolbarModel, on: Surface['on']): Html {
+  // A menu opens below the button before it; every render closes it again.
+  const toggle = on('click', (_event, button) => {
+    const menu = button.nextElementSibling as HTMLElement | null;
+    if (menu) menu.hidden = !menu.hidden;
+  });
+  const menu = (className: string, items: { label: string; run(): void }[]) =>
+    html`<div class="${className}" hidden>${items.map(
+      (item) => html`<button type="button" class="tb-button" ${on('click', item.run)}>${item.label}</button>`,
+    )}</div>`;
+  const nested = model.parents.length > 0;
+  const names = [model.label, ...model.parents.map((p) => p.label)].reverse().join(' › ');
+  const buttons = model.buttons.map(
+    (spec) =>
+      html`<button type="button" class="tb-button" data-testid="${spec.id}" data-tooltip="${spec.label}" aria-label="${spec.label}" ${on('click', spec.run)} ${when(Boolean(spec.disabled || model.reason), 'disabled')}>${spec.glyph}</button>`,
+  );
+  const revert =
+    model.revert.length > 0 &&
+    html`<div class="visual-builder__variant-revert"><button type="button" class="tb-button" data-testid="visual-builder-canvas-variant-revert" data-tooltip="Variant Revert" ${toggle} ${when(Boolean(model.reason), 'disabled')}>↺ ▾</button>${menu('tb-menu', model.revert)}</div>`;
+  return html`<div class="tb-group"><div class="tb-label-wrap visual-builder__focused-toolbar__field-label-wrapper"><button type="button" class="tb-label${model.reason ? ' disabled' : ''}" data-testid="visual-builder__focused-toolbar__field-label" ${nested && toggle}>${icon(model.icon)}${nested ? `${names} ▾` : model.label}</button>${nested && menu('tb-parents', model.parents)}</div>${
+    model.invalid &&
+    html`<span class="tb-error tooltip-below" data-testid="visual-builder__focused-toolbar__error" data-tooltip="${INVALID}&#10;${INVALID_DETAIL}" aria-label="${INVALID}: ${INVALID_DETAIL}">Error</span>`
+  }</div>${
+    (buttons.length > 0 || revert) &&
+    html`<div class="tb-group visual-builder__focused-toolbar__multiple-field-toolbar">${buttons}${revert}</div>`
+  }${model.reason && html`<span class="tb-reason" data-testid="visual-builder__focused-toolbar__disabled-reason">${model.reason}</span>`}`;
 }

@@ -1,12 +1,16 @@
-import { computePosition, flip, offset, type Placement, shift } from '@floating-ui/dom';
-import { addStyles, LAYER_OWNED, type PageWindow } from '../dom.ts';
+import type { Placement } from '@floating-ui/dom';
+import { addStyles, type PageWindow } from '../dom.ts';
 import { el } from '../el.ts';
-import { iconElement, iconFor } from './icons.ts';
+import { float } from '../view/float.ts';
+import { layerHost } from '../view/host.ts';
+import { html, when } from '../view/html.ts';
+import { surface } from '../view/render.ts';
+import { icon, iconFor } from './icons.ts';
 import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
-import { drawToolbar } from './toolbar-view.ts';
+import { type ToolbarModel, toolbarView } from './toolbar-view.ts';
 
 /**
- * The builder's surfaces, plain DOM in one open shadow root: hover outline,
+ * The builder's surfaces, templates in one open shadow root: hover outline,
  * custom cursor, focus overlay with outline, focused-field toolbar and add-instance buttons. The
  * literal class names of 3.2.5 are kept inside the shadow root so the editor's tests and people
  * reading the page recognise them. This module only draws; builder.ts decides what to draw.
@@ -23,8 +27,6 @@ export interface AddButtonModel {
   placement: Placement;
   run(button: HTMLButtonElement): void;
 }
-
-import type { ToolbarModel } from './toolbar-view.ts';
 
 export interface BuilderUi {
   host: HTMLElement;
@@ -44,6 +46,8 @@ export interface BuilderUi {
   destroy(): void;
 }
 
+const SIDES = ['top', 'left', 'right', 'bottom'] as const;
+
 interface Box {
   top: number;
   left: number;
@@ -61,54 +65,45 @@ function place(box: HTMLElement, rect: Box): void {
 export function createUi(win: PageWindow): BuilderUi {
   const doc = win.document;
 
-  const host = el(doc, 'div', 'visual-builder__container');
-  host.setAttribute('data-testid', 'visual-builder__container');
-  // Page morphs keep the layer's own nodes (site/morph.ts); clicks on it are the builder's.
-  host.setAttribute(LAYER_OWNED, '');
-  host.setAttribute('data-studio-ui', 'true');
-  const root = host.attachShadow({ mode: 'open' });
-  // Constructable sheets: preview pages run under `style-src 'self'`, which blocks <style> elements.
-  const sheets = typeof win.CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root;
-  const sheet = (css: string) => {
-    const made = new win.CSSStyleSheet();
-    made.replaceSync(css);
-    return made;
-  };
-  const pageSheet = sheets ? sheet(PAGE_CSS) : null;
-  if (sheets && pageSheet) {
-    root.adoptedStyleSheets = [sheet(SHADOW_CSS)];
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, pageSheet];
-  } else {
-    el(doc, 'style', '', root).textContent = SHADOW_CSS;
-    addStyles(win, PAGE_CSS);
-  }
+  const { host, root } = layerHost(win, 'visual-builder__container', SHADOW_CSS);
+  // The few rules for site elements (draft and variant outlines) go to the page itself.
+  const removePageStyles = addStyles(win, PAGE_CSS);
 
-  const cursor = el(doc, 'div', 'visual-builder__cursor', root);
-  const cursorWrapper = el(doc, 'div', 'visual-builder__cursor-wrapper', cursor);
-  const cursorIcon = el(doc, 'span', 'visual-builder__cursor-icon', cursorWrapper);
+  const surfaces = el(doc, 'div', 'visual-builder__surfaces', root);
+  // Drawn once: the surfaces below render into their own parts of it.
+  surfaces.innerHTML =
+    html`<div class="visual-builder__cursor"><div class="visual-builder__cursor-wrapper"><span class="visual-builder__cursor-icon"></span></div></div><div class="visual-builder__tooltip" role="tooltip" hidden></div><div class="visual-builder__hover-outline visual-builder__hover-outline--unclickable" hidden></div><div class="visual-builder__overlay__wrapper" data-testid="visual-builder__overlay__wrapper">${SIDES.map(
+      (side) => html`<div class="visual-builder__overlay visual-builder__overlay--${side}"></div>`,
+    )}<div class="visual-builder__overlay--outline"></div></div><div class="visual-builder__focused-toolbar" role="toolbar" hidden></div><div class="visual-builder__add-buttons"></div>`.markup;
+  const $ = (selector: string) => surfaces.querySelector(selector) as HTMLElement;
+  const cursor = $('.visual-builder__cursor');
+  const cursorWrapper = $('.visual-builder__cursor-wrapper');
+  const cursorIcon = $('.visual-builder__cursor-icon');
   // One tooltip for every `data-tooltip` element, placed by measuring the viewport (flips to stay on screen).
-  const tooltip = el(doc, 'div', 'visual-builder__tooltip', root);
-  tooltip.setAttribute('role', 'tooltip');
-  tooltip.hidden = true;
+  const tooltip = $('.visual-builder__tooltip');
   let tooltipAnchor: HTMLElement | null = null;
-  const hover = el(doc, 'div', 'visual-builder__hover-outline visual-builder__hover-outline--unclickable', root);
-  hover.hidden = true;
-  const overlayWrapper = el(doc, 'div', 'visual-builder__overlay__wrapper', root);
-  overlayWrapper.setAttribute('data-testid', 'visual-builder__overlay__wrapper');
-  const side = (name: string) =>
-    el(doc, 'div', `visual-builder__overlay visual-builder__overlay--${name}`, overlayWrapper);
-  const [top, left, right, bottom] = [side('top'), side('left'), side('right'), side('bottom')];
-  const outline = el(doc, 'div', 'visual-builder__overlay--outline', overlayWrapper);
-  const toolbar = el(doc, 'div', 'visual-builder__focused-toolbar', root);
-  toolbar.setAttribute('role', 'toolbar');
-  toolbar.hidden = true;
-  const adds = el(doc, 'div', 'visual-builder__add-buttons', root);
+  const hover = $('.visual-builder__hover-outline');
+  const overlayWrapper = $('.visual-builder__overlay__wrapper');
+  const [top, left, right, bottom] = SIDES.map((side) => $(`.visual-builder__overlay--${side}`)) as [
+    HTMLElement,
+    HTMLElement,
+    HTMLElement,
+    HTMLElement,
+  ];
+  const outline = $('.visual-builder__overlay--outline');
+  const toolbar = $('.visual-builder__focused-toolbar');
+  const adds = $('.visual-builder__add-buttons');
   doc.body.append(host);
+
+  const closed = new AbortController();
+  const toolbarSurface = surface(toolbar, closed.signal);
+  const addsSurface = surface(adds, closed.signal);
+  const cursorSurface = surface(cursorIcon, closed.signal);
 
   let hovered: Element | null = null;
   let focused: Element | null = null;
   let addAnchor: Element | null = null;
-  let addButtons: { button: HTMLButtonElement; placement: Placement }[] = [];
+  let addModels: AddButtonModel[] = [];
 
   const placeFocus = () => {
     if (!focused) return;
@@ -122,25 +117,16 @@ export function createUi(win: PageWindow): BuilderUi {
     place(outline, r);
   };
 
-  const floatOver = (reference: Element, floating: HTMLElement, placement: Placement, gap: number) =>
-    computePosition(reference, floating, {
-      strategy: 'fixed',
-      placement,
-      middleware: [offset(gap), flip(), shift({ padding: 8 })],
-    })
-      .then(({ x, y }) => {
-        floating.style.left = `${x}px`;
-        floating.style.top = `${y}px`;
-      })
-      // Without layout (a test DOM) nothing can be placed; the UI still works.
-      .catch(() => undefined);
-
   const placeToolbar = () => {
-    if (focused && !toolbar.hidden) void floatOver(focused, toolbar, 'top-start', 8);
+    if (focused && !toolbar.hidden) void float(focused, toolbar, 'top-start');
   };
   const placeAdds = () => {
     if (!addAnchor) return;
-    for (const { button, placement } of addButtons) void floatOver(addAnchor, button, placement, -16);
+    const anchor = addAnchor;
+    addModels.forEach(({ placement }, i) => {
+      const button = adds.children[i];
+      if (button) void float(anchor, button as HTMLElement, placement, { gap: -16 });
+    });
   };
 
   const hideTooltip = () => {
@@ -156,18 +142,16 @@ export function createUi(win: PageWindow): BuilderUi {
     tooltipAnchor = anchor;
     tooltip.textContent = anchor.getAttribute('data-tooltip');
     tooltip.hidden = false;
-    void computePosition(anchor, tooltip, {
-      strategy: 'fixed',
-      placement: anchor.classList.contains('tooltip-below') ? 'bottom' : 'top',
-      middleware: [offset(8), flip({ padding: 8 }), shift({ padding: 8 })],
-    })
-      .then(({ x, y, placement }) => {
-        if (tooltipAnchor !== anchor) return;
-        tooltip.style.left = `${x}px`;
-        tooltip.style.top = `${y}px`;
-        tooltip.setAttribute('data-placement', placement);
-      })
-      .catch(() => undefined);
+    void float(anchor, tooltip, anchor.classList.contains('tooltip-below') ? 'bottom' : 'top').then((side) => {
+      if (side && tooltipAnchor === anchor) tooltip.setAttribute('data-placement', side);
+    });
+  };
+  // A render keeps the element under the pointer: its tooltip follows its text, or goes with it.
+  const refreshTooltip = () => {
+    if (!tooltipAnchor) return;
+    if (tooltipAnchor.isConnected && tooltipAnchor.hasAttribute('data-tooltip'))
+      tooltip.textContent = tooltipAnchor.getAttribute('data-tooltip');
+    else hideTooltip();
   };
   root.addEventListener('pointerover', showTooltip);
   root.addEventListener('focusin', showTooltip);
@@ -189,12 +173,12 @@ export function createUi(win: PageWindow): BuilderUi {
       hovered = null;
       hover.hidden = true;
     },
-    showCursor(x, y, icon, disabled) {
+    showCursor(x, y, name, disabled) {
       cursor.classList.add('visible');
-      // Rebuilt only when the type changes: the pointer moves far more often.
-      if (cursor.getAttribute('data-icon') !== icon) {
-        cursor.setAttribute('data-icon', icon);
-        cursorIcon.replaceChildren(iconElement(doc, icon), iconFor(icon)[1]);
+      // Drawn only when the type changes: the pointer moves far more often.
+      if (cursor.getAttribute('data-icon') !== name) {
+        cursor.setAttribute('data-icon', name);
+        cursorSurface.render(() => html`${icon(name)}${iconFor(name)[1]}`);
       }
       cursorWrapper.classList.toggle('visual-builder__cursor-disabled', disabled);
       cursor.style.left = `${x}px`;
@@ -216,35 +200,24 @@ export function createUi(win: PageWindow): BuilderUi {
       ui.renderAddButtons(null, []);
     },
     renderToolbar(model) {
-      if (tooltipAnchor && toolbar.contains(tooltipAnchor)) hideTooltip();
-      toolbar.replaceChildren();
+      toolbarSurface.render(() => (model ? toolbarView(model, toolbarSurface.on) : html``));
       toolbar.hidden = !model;
-      if (!model) return;
-      drawToolbar(doc, toolbar, model);
+      refreshTooltip();
       placeToolbar();
     },
     renderAddButtons(element, buttons) {
-      if (tooltipAnchor && adds.contains(tooltipAnchor)) hideTooltip();
-      adds.replaceChildren();
       addAnchor = element;
-      addButtons = [];
-      if (!element) return;
-      for (const spec of buttons) {
-        const button = el(doc, 'button', 'visual-builder__add-button', adds);
-        button.type = 'button';
-        button.setAttribute('data-testid', 'visual-builder-add-instance-button');
-        button.setAttribute('aria-label', spec.title);
-        button.setAttribute('data-tooltip', spec.title);
-        button.disabled = spec.disabled;
-        button.append('+');
-        if (spec.withLabel) {
-          button.classList.add('visual-builder__add-button--with-label');
-          const text = el(doc, 'span', 'visual-builder__add-button-label', button);
-          text.textContent = spec.label;
-        }
-        button.addEventListener('click', () => spec.run(button));
-        addButtons.push({ button, placement: spec.placement });
-      }
+      addModels = element ? buttons : [];
+      addsSurface.render(
+        () =>
+          html`${addModels.map(
+            (spec) =>
+              html`<button type="button" class="visual-builder__add-button${spec.withLabel ? ' visual-builder__add-button--with-label' : ''}" data-testid="visual-builder-add-instance-button" aria-label="${spec.title}" data-tooltip="${spec.title}" ${addsSurface.on('click', (_event, button) => spec.run(button as HTMLButtonElement))} ${when(spec.disabled, 'disabled')}>+${
+                spec.withLabel && html`<span class="visual-builder__add-button-label">${spec.label}</span>`
+              }</button>`,
+          )}`,
+      );
+      refreshTooltip();
       placeAdds();
     },
     reposition() {
@@ -256,8 +229,9 @@ export function createUi(win: PageWindow): BuilderUi {
     },
     owns: (target) => target === host || (target instanceof win.Node && host.contains(target)),
     destroy() {
+      closed.abort();
       host.remove();
-      if (pageSheet) doc.adoptedStyleSheets = doc.adoptedStyleSheets.filter((kept) => kept !== pageSheet);
+      removePageStyles();
     },
   };
   return ui;

@@ -1,8 +1,9 @@
 import type { Config } from '../config/types.ts';
-import { LAYER_OWNED, type PageWindow } from '../dom.ts';
+import type { PageWindow } from '../dom.ts';
 import { el } from '../el.ts';
 import { THREAD_RETRY_MS } from '../timing.ts';
 import type { Channel } from '../transport/channel.ts';
+import { layerHost } from '../view/host.ts';
 import { type CollabContext, isThread } from './context.ts';
 import { editorHandlers } from './messages.ts';
 import { applyPause, followPage, renderThreads, takeFeedbackClicks } from './pins.ts';
@@ -20,7 +21,7 @@ import { COLLAB_CSS } from './styles.ts';
  * `destroy` aborts the context's signal, which undoes every listener, observer, timer and node.
  */
 
-export { COLLAB_ERRORS, COLLAB_SENT, type Comment, type Thread } from './context.ts';
+export type { Comment, Thread } from './context.ts';
 
 export interface CollabOptions {
   win: PageWindow;
@@ -36,21 +37,11 @@ export interface Collab {
   destroy(): void;
 }
 
-/** The container and its shadow root, styled by a constructable sheet where there is one (CSP `style-src 'self'`). */
+/** The container at the page's origin, so pins placed in page coordinates land where they belong. */
 function createHost(win: PageWindow): { host: HTMLElement; root: ShadowRoot } {
-  const doc = win.document;
-  const host = el(doc, 'div', 'collab__container');
-  host.setAttribute(LAYER_OWNED, '');
-  host.setAttribute('data-studio-ui', 'true');
-  host.setAttribute('data-testid', 'collab__container');
-  Object.assign(host.style, { position: 'absolute', top: '0', left: '0', width: '0', height: '0' });
-  const root = host.attachShadow({ mode: 'open' });
-  if (typeof win.CSSStyleSheet === 'function' && 'adoptedStyleSheets' in root) {
-    const sheet = new win.CSSStyleSheet();
-    sheet.replaceSync(COLLAB_CSS);
-    root.adoptedStyleSheets = [sheet];
-  } else el(doc, 'style', '', root).textContent = COLLAB_CSS;
-  return { host, root };
+  const made = layerHost(win, 'collab__container', COLLAB_CSS);
+  Object.assign(made.host.style, { position: 'absolute', top: '0', left: '0', width: '0', height: '0' });
+  return made;
 }
 
 export function startCollab({ win, config, channel, retryMs = THREAD_RETRY_MS }: CollabOptions): Collab {

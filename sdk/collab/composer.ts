@@ -1,8 +1,8 @@
-import { button, el } from '../el.ts';
 import { MENTION_LIST_PX } from '../timing.ts';
+import { type Html, html, when } from '../view/html.ts';
+import type { Surface } from '../view/render.ts';
 import {
   COLLAB_ERRORS,
-  COLLAB_SENT,
   type CollabContext,
   type Comment,
   logError,
@@ -36,6 +36,10 @@ import { closePopup, type ThreadView } from './thread-popup.ts';
  */
 
 export interface Composer {
+  /** The composer's markup for the popup's template, its handlers registered with `on`. */
+  view(on: Surface['on']): Html;
+  /** Places the open mention list against the input, below or above it (after a render). */
+  placeMentions(): void;
   /** Puts a comment in the composer for editing. */
   edit(comment: Comment): void;
   /** A deleted comment leaves the composer if it was being edited. */
@@ -53,102 +57,92 @@ function newThreadPayload(thread: Thread, pin: HTMLElement) {
   return { elementXPath, position, author, createdBy, pageRoute, inviteUid };
 }
 
-export function startComposer(ctx: CollabContext, view: ThreadView, form: HTMLElement, signal: AbortSignal): Composer {
-  const { doc, win, channel, parser } = ctx;
+export function startComposer(ctx: CollabContext, view: ThreadView, popup: HTMLElement, signal: AbortSignal): Composer {
+  const { win, channel, parser } = ctx;
   const { thread, pin } = view;
   let editing: Comment | null = null;
   let picked: Mention[] = [];
   let options: User[] = [];
   let selected = 0;
   let query: { start: number; query: string } | null = null;
+  let sending = false;
 
-  const textarea = el(doc, 'textarea', 'collab-textarea', form);
-  textarea.placeholder = 'Type @ to mention';
-  textarea.rows = 1;
-  textarea.setAttribute('aria-label', 'Comment');
-  const mentionList = el(doc, 'ul', 'collab-mentions', form);
-  mentionList.setAttribute('role', 'listbox');
-  mentionList.hidden = true;
-  const meta = el(doc, 'div', 'collab-form__meta', form);
-  const error = el(doc, 'span', 'collab-error', meta);
-  error.setAttribute('role', 'alert');
-  const counter = el(doc, 'span', 'collab-counter', meta);
-  const buttons = el(doc, 'div', 'collab-form__buttons', form);
-  const cancel = button(doc, 'collab-button', 'Cancel', buttons);
-  const post = button(doc, 'collab-button collab-button--primary', '', buttons);
+  // The popup's render keeps the textarea: what is typed lives in it, read from it.
+  const textarea = () => popup.querySelector<HTMLTextAreaElement>('.collab-textarea');
+  const text = () => textarea()?.value ?? '';
 
-  function renderForm() {
-    const text = textarea.value;
-    const problem = validate(text, picked);
-    error.textContent = problem;
-    textarea.classList.toggle('collab-textarea--error', Boolean(problem));
-    counter.textContent = `${text.length}/${MAX_LENGTH}`;
-    textarea.rows = text ? 3 : 1;
-    post.textContent = editing ? 'Update' : 'Post';
-    post.disabled = !text.trim() || Boolean(problem);
+  function composerView(on: Surface['on']): Html {
+    const value = text();
+    const problem = validate(value, picked);
+    const open = query !== null && options.length > 0;
+    const mentions = options.map((user, i) => {
+      const name = displayName(user);
+      return html`<li role="option" aria-selected="${String(i === selected)}" title="${name}" ${on(
+        'mousedown',
+        (event) => {
+          // Keep the focus in the textarea.
+          event.preventDefault();
+          pick(user);
+        },
+      )}><span class="collab-avatar">${initials(name)}</span><span>${truncateName(name)}</span></li>`;
+    });
+    return html`<textarea class="collab-textarea${problem ? ' collab-textarea--error' : ''}" placeholder="Type @ to mention" rows="${value ? 3 : 1}" aria-label="Comment"></textarea><ul class="collab-mentions" role="listbox" ${when(!open, 'hidden')}>${open && mentions}</ul><div class="collab-form__meta"><span class="collab-error" role="alert">${problem}</span><span class="collab-counter">${value.length}/${MAX_LENGTH}</span></div><div class="collab-form__buttons"><button type="button" class="collab-button" ${on('click', cancel)}>Cancel</button><button type="button" class="collab-button collab-button--primary" ${on('click', () => void submit())} ${when(sending || !value.trim() || Boolean(problem), 'disabled')}>${editing ? 'Update' : 'Post'}</button></div>`;
   }
 
-  function renderMentions() {
-    mentionList.replaceChildren();
-    mentionList.hidden = !query || options.length === 0;
-    if (mentionList.hidden) return;
-    options.forEach((user, i) => {
-      const item = el(doc, 'li', '', mentionList);
-      item.setAttribute('role', 'option');
-      item.setAttribute('aria-selected', String(i === selected));
-      const name = displayName(user);
-      el(doc, 'span', 'collab-avatar', item).textContent = initials(name);
-      el(doc, 'span', '', item).textContent = truncateName(name);
-      item.title = name;
-      item.addEventListener('mousedown', (event) => {
-        event.preventDefault();
-        pick(user);
-      });
-    });
+  function placeMentions() {
+    const input = textarea();
+    const list = popup.querySelector<HTMLElement>('.collab-mentions');
+    const form = list?.parentElement;
+    if (!input || !list || !form || list.hidden) return;
     // Flip above the input when less than the list's height is free below.
-    const rect = textarea.getBoundingClientRect();
-    const above = win.innerHeight - rect.bottom < MENTION_LIST_PX;
-    mentionList.style.top = above ? '' : `${textarea.offsetTop + textarea.offsetHeight}px`;
-    mentionList.style.bottom = above ? `${form.clientHeight - textarea.offsetTop}px` : '';
+    const above = win.innerHeight - input.getBoundingClientRect().bottom < MENTION_LIST_PX;
+    list.style.top = above ? '' : `${input.offsetTop + input.offsetHeight}px`;
+    list.style.bottom = above ? `${form.clientHeight - input.offsetTop}px` : '';
+  }
+
+  /** Sets what the textarea holds, the caret at `caret` (its end when not given). */
+  function setText(value: string, caret = value.length) {
+    const input = textarea();
+    if (!input) return;
+    input.value = value;
+    input.setSelectionRange(caret, caret);
   }
 
   function pick(user: User) {
-    if (!query) return;
+    const input = textarea();
+    if (!query || !input) return;
     const display = displayName(user);
-    const caret = textarea.selectionStart ?? textarea.value.length;
-    const text = textarea.value;
-    textarea.value = `${text.slice(0, query.start)}@${display} ${text.slice(caret)}`;
-    const at = query.start + display.length + 2;
-    textarea.setSelectionRange(at, at);
+    const caret = input.selectionStart ?? input.value.length;
+    const value = input.value;
+    setText(`${value.slice(0, query.start)}@${display} ${value.slice(caret)}`, query.start + display.length + 2);
     if (!picked.some((m) => m.uid === user.uid)) picked.push({ uid: user.uid, display });
     query = null;
-    renderMentions();
-    renderForm();
-    textarea.focus();
+    view.draw();
+    input.focus();
   }
 
-  textarea.addEventListener(
+  popup.addEventListener(
     'input',
-    () => {
-      query = mentionQuery(textarea.value, textarea.selectionStart ?? textarea.value.length);
+    (event) => {
+      const input = textarea();
+      if (event.target !== input || !input) return;
+      query = mentionQuery(input.value, input.selectionStart ?? input.value.length);
       options = query ? filterUsers(users(ctx), query.query) : [];
       selected = 0;
-      // The form first: the row count moves the input the list is placed against.
-      renderForm();
-      renderMentions();
+      view.draw();
       view.placeSoon();
     },
     { signal },
   );
-  textarea.addEventListener(
+  popup.addEventListener(
     'keydown',
     (event) => {
-      if (mentionList.hidden) return;
+      if (event.target !== textarea() || query === null || options.length === 0) return;
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         const step = event.key === 'ArrowDown' ? 1 : -1;
         selected = (selected + step + options.length) % options.length;
-        renderMentions();
+        view.draw();
       } else if (event.key === 'Enter') {
         event.preventDefault();
         const user = options[selected];
@@ -157,26 +151,24 @@ export function startComposer(ctx: CollabContext, view: ThreadView, form: HTMLEl
         event.preventDefault();
         event.stopPropagation();
         query = null;
-        renderMentions();
+        view.draw();
       }
     },
     { signal },
   );
-
   function resetForm() {
     editing = null;
     picked = [];
-    textarea.value = '';
+    setText('');
     query = null;
-    renderMentions();
-    renderForm();
+    view.draw();
   }
 
   async function save(payload: { message: string; toUsers: string[] }, edited: Comment | null): Promise<void> {
     const full = { ...payload, images: [], createdBy: me(ctx).uid, author: me(ctx).email };
     if (edited) {
       const reply = await must<{ comment?: Comment }>(
-        channel.send(COLLAB_SENT.editComment, { threadUid: thread._id, commentUid: edited._id, payload: full }),
+        channel.send('collab-edit-comment', { threadUid: thread._id, commentUid: edited._id, payload: full }),
         COLLAB_ERRORS.updateComment,
       );
       const updated = reply.comment ?? { ...edited, ...payload };
@@ -185,7 +177,7 @@ export function startComposer(ctx: CollabContext, view: ThreadView, form: HTMLEl
     }
     if (thread._id === 'new') {
       const reply = await must<{ thread?: Thread }>(
-        channel.send(COLLAB_SENT.createThread, newThreadPayload(thread, pin)),
+        channel.send('collab-create-thread', newThreadPayload(thread, pin)),
         COLLAB_ERRORS.createThread,
       );
       const created = reply.thread;
@@ -196,7 +188,7 @@ export function startComposer(ctx: CollabContext, view: ThreadView, form: HTMLEl
       pin.setAttribute('threaduid', thread._id);
     }
     const reply = await must<{ comment?: Comment }>(
-      channel.send(COLLAB_SENT.createComment, { threadUid: thread._id, commentPayload: full }),
+      channel.send('collab-create-comment', { threadUid: thread._id, commentPayload: full }),
       COLLAB_ERRORS.createComment,
     );
     if (!reply.comment) throw new Error(COLLAB_ERRORS.createComment);
@@ -205,44 +197,43 @@ export function startComposer(ctx: CollabContext, view: ThreadView, form: HTMLEl
   }
 
   async function submit() {
-    const text = textarea.value;
-    if (!text.trim() || validate(text, picked)) return;
-    const stored = toStored(text, picked, parser);
+    const value = text();
+    if (!value.trim() || validate(value, picked)) return;
+    const stored = toStored(value, picked, parser);
     if (!stored.message) return;
-    post.disabled = true;
+    sending = true;
+    view.draw();
     try {
       await save(stored, editing);
+      sending = false;
       resetForm();
       view.refresh();
     } catch (e) {
       // Comment submit errors are only logged.
       logError(e);
-      renderForm();
+      sending = false;
+      view.draw();
     }
   }
-  post.addEventListener('click', () => void submit(), { signal });
-  cancel.addEventListener(
-    'click',
-    () => {
-      if (editing) resetForm();
-      else closePopup(ctx);
-    },
-    { signal },
-  );
+  function cancel() {
+    if (editing) resetForm();
+    else closePopup(ctx);
+  }
 
-  renderForm();
   return {
+    view: composerView,
+    placeMentions,
     edit(comment) {
       editing = comment;
       const shown = fromStored(comment.message, userMap(ctx));
-      textarea.value = shown.text;
+      setText(shown.text);
       picked = shown.mentions;
-      renderForm();
-      textarea.focus();
+      view.draw();
+      textarea()?.focus();
     },
     forget(comment) {
       if (editing?._id === comment._id) resetForm();
     },
-    focus: () => textarea.focus(),
+    focus: () => textarea()?.focus(),
   };
 }

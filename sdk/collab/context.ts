@@ -35,16 +35,15 @@ export interface Comment {
   updatedAt?: string;
 }
 
-export const COLLAB_SENT = {
-  createThread: 'collab-create-thread',
-  createComment: 'collab-create-comment',
-  editComment: 'collab-edit-comment',
-  deleteComment: 'collab-delete-comment',
-  resolveThread: 'collab-resolve-thread',
-  fetchComments: 'collab-fetch-comments',
-  deleteThread: 'collab-delete-thread',
-  missingThreads: 'collab-missing-threads',
-} as const;
+export type CollabSent =
+  | 'collab-create-thread'
+  | 'collab-create-comment'
+  | 'collab-edit-comment'
+  | 'collab-delete-comment'
+  | 'collab-resolve-thread'
+  | 'collab-fetch-comments'
+  | 'collab-delete-thread'
+  | 'collab-missing-threads';
 
 export const COLLAB_ERRORS = {
   createThread: 'Failed to create thread',
@@ -90,7 +89,8 @@ export interface CollabContext {
   doc: Document;
   /** The live collaboration settings, changed by the editor's messages. */
   collab: Config['collab'];
-  channel: Channel;
+  /** The visual-builder channel, limited to collaboration's requests. */
+  channel: Channel<CollabSent>;
   /** Aborted by `destroy`. */
   signal: AbortSignal;
   host: HTMLElement;

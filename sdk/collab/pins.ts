@@ -2,7 +2,7 @@ import { later, observe, onAbort } from '../abort.ts';
 import { debounce } from '../debounce.ts';
 import { el } from '../el.ts';
 import { PIN_OFFSET, THREAD_MUTATION_DEBOUNCE_MS, THREAD_RETRIES } from '../timing.ts';
-import { COLLAB_SENT, type CollabContext, logError, me, RESOLVED, type Thread, userMap } from './context.ts';
+import { type CollabContext, logError, me, RESOLVED, type Thread, userMap } from './context.ts';
 import { displayName, elementAt, initials, pageRoute, relativeText, xpathOf } from './text.ts';
 import { closePopup, openPopup } from './thread-popup.ts';
 
@@ -72,7 +72,7 @@ export function renderThreads(ctx: CollabContext, list: Thread[], attempt = 0): 
   if (attempt < THREAD_RETRIES) later(ctx.signal, () => renderThreads(ctx, missing, attempt + 1), ctx.retryMs);
   else
     ctx.channel
-      .send(COLLAB_SENT.missingThreads, { payload: { isElementPresent: false }, threadUids: missing.map((t) => t._id) })
+      .send('collab-missing-threads', { payload: { isElementPresent: false }, threadUids: missing.map((t) => t._id) })
       .catch(logError);
 }
 
@@ -86,11 +86,17 @@ function repositionAll(ctx: CollabContext): void {
   ctx.popup?.place();
 }
 
-/** Pins follow resizes and page changes (morphs, late images), the latter debounced 1000 ms. */
+/**
+ * Pins follow resizes and page changes (morphs, late images), the latter debounced 1000 ms. The
+ * popup is fixed beside a pin that scrolls with the page: it follows scrolling, and everything the
+ * pins follow. One mechanism for both, so Floating UI's own `autoUpdate` (0.7 KB gzip) is not needed.
+ */
 export function followPage(ctx: CollabContext): void {
   const { win, doc, host, signal } = ctx;
   const all = () => repositionAll(ctx);
   win.addEventListener('resize', all, { signal });
+  // Capture: scrolling inside any scroll container moves the pin too.
+  win.addEventListener('scroll', () => ctx.popup?.place(), { capture: true, passive: true, signal });
   const moved = debounce(all, THREAD_MUTATION_DEBOUNCE_MS);
   const options = { childList: true, subtree: true, attributes: true, characterData: true };
   observe(win, signal, doc.body, options, (records) => {

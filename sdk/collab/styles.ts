@@ -1,13 +1,14 @@
+import { css } from '../view/css.ts';
+
 /**
- * The collaboration chunk's styles, in its own open shadow root like the builder's
+ * The collaboration chunk's styles, over the layer hosts' reset (view/host.ts), in its own open
+ * shadow root like the builder's
  * (docs/decisions/0010-builder-ui.md): constructable sheets, since preview pages forbid <style>.
  * Sizes as the editor's own: thread 20.75rem wide, list at most 23.125rem high, mention list
  * 256 × 160 px.
  */
-export const COLLAB_CSS = `
-:host { all: initial; }
-* { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 13px; }
-[hidden] { display: none !important; }
+export const COLLAB_CSS = css`
+* { font-size: 13px; }
 .collab-pin { position: absolute; z-index: 2147483640; width: 32px; height: 32px; border-radius: 16px 16px 16px 0;
   border: 2px solid #fff; background: #6c5ce7; color: #fff; cursor: pointer; display: flex; align-items: center;
   justify-content: center; box-shadow: 0 2px 6px rgba(0,0,0,.3); font-weight: 600; padding: 0; }

@@ -1,11 +1,13 @@
 import { debounce } from '../debounce.ts';
-import { button, el } from '../el.ts';
+import { el } from '../el.ts';
 import { isRecord } from '../is-record.ts';
-import { INPUT_REPOSITION_MS, MORE_WITHIN_PX } from '../timing.ts';
-import { startComposer } from './composer.ts';
+import { INPUT_REPOSITION_MS, MORE_WITHIN_PX, POPUP_GAP_PX, POPUP_MARGIN_PX } from '../timing.ts';
+import { float } from '../view/float.ts';
+import { html, when } from '../view/html.ts';
+import { type Surface, surface } from '../view/render.ts';
+import { type Composer, startComposer } from './composer.ts';
 import {
   COLLAB_ERRORS,
-  COLLAB_SENT,
   type CollabContext,
   type Comment,
   logError,
@@ -17,13 +19,13 @@ import {
   userMap,
 } from './context.ts';
 import { removeThread } from './pins.ts';
-import { popupPosition } from './placement.ts';
-import { displayName, formatTime, headerText, initials, PAGE_SIZE } from './text.ts';
+import { displayName, formatTime, headerText, initials, PAGE_SIZE, type User } from './text.ts';
 
 /**
  * The thread popup beside a pin: header with the count and Resolve, the comment list (paged,
  * 10 at a time, more on scrolling to its end), the composer, and a footer. Only a comment's author
- * may edit or delete it; deleting the last comment deletes the thread.
+ * may edit or delete it; deleting the last comment deletes the thread. One template of the popup's
+ * state, rendered in place on every change.
  */
 
 /** The popup's comments as the list shows them; the composer adds and replaces through it. */
@@ -32,7 +34,9 @@ export interface ThreadView {
   pin: HTMLButtonElement;
   comments: Comment[];
   count: number;
-  /** Draws the list and the header again. */
+  /** Draws the popup again from its state (the composer's changes). */
+  draw(): void;
+  /** Draws it and places it again: the list changed its height. */
   refresh(): void;
   /** Places the popup again once typing pauses. */
   placeSoon(): void;
@@ -60,16 +64,9 @@ export function openPopup(ctx: CollabContext, thread: Thread, pin: HTMLButtonEle
   node.setAttribute('role', 'dialog');
   node.setAttribute('data-testid', 'collab-thread');
   const closed = new AbortController();
-  const place = () => {
-    const { left, top } = popupPosition(
-      pin.getBoundingClientRect(),
-      // Unmeasured (0 × 0) until laid out: then the default size.
-      { width: node.offsetWidth, height: node.offsetHeight },
-      { width: ctx.win.innerWidth, height: ctx.win.innerHeight },
-    );
-    node.style.left = `${left}px`;
-    node.style.top = `${top}px`;
-  };
+  // Beside the pin with an 8 px gap, on the right unless that leaves the viewport, 16 px inside it.
+  const place = () =>
+    void float(pin, node, 'right-start', { gap: POPUP_GAP_PX, margin: POPUP_MARGIN_PX, fallbacks: ['left-start'] });
   const popup: ThreadPopup = {
     thread,
     node,
@@ -87,35 +84,15 @@ export function openPopup(ctx: CollabContext, thread: Thread, pin: HTMLButtonEle
   place();
 }
 
-function renderMessage(ctx: CollabContext, target: HTMLElement, message: string): void {
-  const map = userMap(ctx);
-  for (const part of message.split(/(\{\{[^{}]+\}\})/)) {
-    const uid = /^\{\{([^{}]+)\}\}$/.exec(part)?.[1];
-    const user = uid ? map.get(uid) : undefined;
-    if (user) el(ctx.doc, 'span', 'collab-mention', target).textContent = `@${displayName(user)}`;
-    else if (part) target.append(ctx.doc.createTextNode(part));
-  }
-}
+const SKELETON = html`<div class="collab-skeleton" aria-busy="true"></div>`;
 
-function commentCard(ctx: CollabContext, comment: Comment, list: HTMLElement, actions: CommentActions): void {
-  const { doc } = ctx;
-  const card = el(doc, 'div', 'collab-comment', list);
-  card.setAttribute('data-testid', 'collab-comment');
-  const head = el(doc, 'div', 'collab-comment__head', card);
-  const author = userMap(ctx).get(comment.createdBy);
-  const name = author ? displayName(author) : comment.author;
-  const avatar = el(doc, 'span', 'collab-avatar', head);
-  avatar.textContent = initials(name);
-  avatar.title = name;
-  const who = el(doc, 'div', 'collab-comment__who', head);
-  el(doc, 'strong', '', who).textContent = name;
-  el(doc, 'span', 'collab-comment__time', who).textContent = formatTime(comment.updatedAt ?? comment.createdAt);
-  renderMessage(ctx, el(doc, 'p', 'collab-comment__message', card), comment.message);
-  // Only a comment's author may edit or delete it.
-  if (comment.createdBy !== me(ctx).uid) return;
-  const row = el(doc, 'div', 'collab-comment__actions', card);
-  button(doc, 'collab-link', 'Edit', row).addEventListener('click', () => actions.edit(comment));
-  button(doc, 'collab-link', 'Delete', row).addEventListener('click', () => void actions.remove(comment));
+/** A stored message with its `{{uid}}` placeholders shown as the users' names. */
+function messageView(users: Map<string, User>, message: string) {
+  return message.split(/(\{\{[^{}]+\}\})/).map((part) => {
+    const uid = /^\{\{([^{}]+)\}\}$/.exec(part)?.[1];
+    const user = uid ? users.get(uid) : undefined;
+    return user ? html`<span class="collab-mention">@${displayName(user)}</span>` : part;
+  });
 }
 
 interface CommentActions {
@@ -123,54 +100,63 @@ interface CommentActions {
   remove(comment: Comment): Promise<void>;
 }
 
-function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
-  const { doc, channel } = ctx;
-  const { thread, node, pin } = popup;
-  let loading = false;
+function commentView(
+  ctx: CollabContext,
+  users: Map<string, User>,
+  comment: Comment,
+  on: Surface['on'],
+  actions: CommentActions,
+) {
+  const author = users.get(comment.createdBy);
+  const name = author ? displayName(author) : comment.author;
+  // Only a comment's author may edit or delete it.
+  const own =
+    comment.createdBy === me(ctx).uid &&
+    html`<div class="collab-comment__actions"><button type="button" class="collab-link" ${on('click', () => actions.edit(comment))}>Edit</button><button type="button" class="collab-link" ${on('click', () => void actions.remove(comment))}>Delete</button></div>`;
+  return html`<div class="collab-comment" data-testid="collab-comment" id="collab-comment-${comment._id}"><div class="collab-comment__head"><span class="collab-avatar" title="${name}">${initials(name)}</span><div class="collab-comment__who"><strong>${name}</strong><span class="collab-comment__time">${formatTime(comment.updatedAt ?? comment.createdAt)}</span></div></div><p class="collab-comment__message">${messageView(users, comment.message)}</p>${own}</div>`;
+}
 
-  const header = el(doc, 'div', 'collab-thread__header', node);
-  const title = el(doc, 'span', 'collab-thread__title', header);
-  const resolve = button(doc, 'collab-button', 'Resolve', header);
-  const list = el(doc, 'div', 'collab-thread__list', node);
-  list.setAttribute('data-testid', 'collab-thread-list');
-  const form = el(doc, 'div', 'collab-thread__form', node);
-  el(doc, 'div', 'collab-thread__footer', node).textContent = 'Comments are visible to everyone invited to this page.';
+function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
+  const { channel } = ctx;
+  const { thread, node, pin, signal } = popup;
+  let loading = false;
+  let composer: Composer | null = null;
 
   const placeSoon = debounce(() => {
     if (ctx.popup === popup) popup.place();
   }, INPUT_REPOSITION_MS);
-  popup.signal.addEventListener('abort', () => placeSoon.cancel(), { once: true });
+  signal.addEventListener('abort', () => placeSoon.cancel(), { once: true });
 
-  const view: ThreadView = { thread, pin, comments: [], count: 0, refresh, placeSoon };
-  const composer = startComposer(ctx, view, form, popup.signal);
-  const actions: CommentActions = { edit: composer.edit, remove: deleteComment };
+  const drawn = surface(node, signal);
+  const actions: CommentActions = { edit: (comment) => composer?.edit(comment), remove: deleteComment };
 
-  function renderHeader() {
-    title.textContent = headerText(view.count);
-    // Any participant can resolve a thread that is not new.
-    resolve.hidden = thread._id === 'new';
+  function draw() {
+    const users = userMap(ctx);
+    const { on } = drawn;
+    drawn.render(
+      // Any participant can resolve a thread that is not new.
+      () =>
+        html`<div class="collab-thread__header"><span class="collab-thread__title">${headerText(view.count)}</span><button type="button" class="collab-button" ${on('click', () => void resolve())} ${when(thread._id === 'new', 'hidden')}>Resolve</button></div><div class="collab-thread__list" data-testid="collab-thread-list">${view.comments.map((c) => commentView(ctx, users, c, on, actions))}${loading && [SKELETON, SKELETON, SKELETON]}</div><div class="collab-thread__form">${composer?.view(on)}</div><div class="collab-thread__footer">Comments are visible to everyone invited to this page.</div>`,
+    );
+    composer?.placeMentions();
   }
 
-  function renderList() {
-    list.replaceChildren();
-    for (const comment of view.comments) commentCard(ctx, comment, list, actions);
-    if (loading) for (let i = 0; i < 3; i++) el(doc, 'div', 'collab-skeleton', list).setAttribute('aria-busy', 'true');
+  function refresh() {
+    draw();
     // The list changes the popup's height: place it again with its new size.
     if (ctx.popup === popup) popup.place();
   }
 
-  function refresh() {
-    renderList();
-    renderHeader();
-  }
+  const view: ThreadView = { thread, pin, comments: [], count: 0, draw, refresh, placeSoon };
+  composer = startComposer(ctx, view, node, signal);
 
   async function loadMore() {
     const { comments, count } = view;
     if (loading || thread._id === 'new' || (comments.length >= count && comments.length > 0)) return;
     loading = true;
-    renderList();
+    refresh();
     try {
-      const reply = await channel.send(COLLAB_SENT.fetchComments, {
+      const reply = await channel.send('collab-fetch-comments', {
         threadUid: thread._id,
         offset: comments.length,
         limit: PAGE_SIZE,
@@ -186,23 +172,20 @@ function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
       refresh();
     }
   }
-  list.addEventListener('scroll', () => {
-    if (list.scrollHeight - list.scrollTop - list.clientHeight <= MORE_WITHIN_PX) void loadMore();
-  });
 
   async function deleteComment(comment: Comment) {
     try {
       await must(
-        channel.send(COLLAB_SENT.deleteComment, { threadUid: thread._id, commentUid: comment._id }),
+        channel.send('collab-delete-comment', { threadUid: thread._id, commentUid: comment._id }),
         COLLAB_ERRORS.deleteComment,
       );
       view.comments = view.comments.filter((c) => c._id !== comment._id);
       view.count = Math.max(0, view.count - 1);
-      composer.forget(comment);
+      composer?.forget(comment);
       refresh();
       // Deleting the last comment deletes the thread.
       if (view.count === 0) {
-        await must(channel.send(COLLAB_SENT.deleteThread, { threadUid: thread._id }), COLLAB_ERRORS.deleteThread);
+        await must(channel.send('collab-delete-thread', { threadUid: thread._id }), COLLAB_ERRORS.deleteThread);
         removeThread(ctx, thread._id);
       }
     } catch (e) {
@@ -210,10 +193,10 @@ function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
     }
   }
 
-  resolve.addEventListener('click', async () => {
+  async function resolve() {
     try {
       await must(
-        channel.send(COLLAB_SENT.resolveThread, { threadUid: thread._id, payload: { threadState: RESOLVED } }),
+        channel.send('collab-resolve-thread', { threadUid: thread._id, payload: { threadState: RESOLVED } }),
         COLLAB_ERRORS.resolveThread,
       );
       thread.threadState = RESOLVED;
@@ -221,9 +204,18 @@ function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
     } catch (e) {
       logError(e);
     }
-  });
+  }
 
-  renderHeader();
+  refresh();
+  // Scroll does not bubble: the list element itself, which every render keeps.
+  node.querySelector('.collab-thread__list')?.addEventListener(
+    'scroll',
+    (event) => {
+      const list = event.currentTarget as HTMLElement;
+      if (list.scrollHeight - list.scrollTop - list.clientHeight <= MORE_WITHIN_PX) void loadMore();
+    },
+    { signal },
+  );
   void loadMore();
   composer.focus();
 }
