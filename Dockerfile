@@ -21,7 +21,7 @@ ENV PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
-# Everything below is read relative to the working directory (contract section 2): the server
+# Everything below is read relative to the working directory, as `npm start` reads it: the server
 # bundle, the browser build (its .vite/manifest.json is read at start-up), the storefronts, the
 # embedded content store, the message catalogues and the demo images. Owned by root, read-only to
 # the `node` user.

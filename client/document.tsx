@@ -79,7 +79,7 @@ function Switcher({ label, links, className }: { label: string; links: SwitcherL
       <ul>
         {links.map((link) => (
           <li key={link.href + link.lang}>
-            {/* Spec section 2: no switch when the locale is unchanged, so the current one is not a link. */}
+            {/* No switch when the locale is unchanged, so the current one is not a link. */}
             {link.current ? (
               <span lang={link.lang} aria-current="true">
                 {link.label}

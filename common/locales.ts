@@ -1,4 +1,4 @@
-/** The 29 locales of the public-site spec, section 9. */
+/** The 29 locales the storefronts are written in. */
 export const SUPPORTED_LOCALES = [
   'cs-CZ',
   'da-DK',
@@ -33,7 +33,7 @@ export const SUPPORTED_LOCALES = [
 
 export type LocaleCode = string;
 
-/** Spec section 5: two lowercase letters, a hyphen, two uppercase letters. */
+/** A locale code: two lowercase letters, a hyphen, two uppercase letters (`de-CH`). */
 export const LOCALE_CODE = /^[a-z]{2}-[A-Z]{2}$/;
 
 export function isValidLocaleCode(code: string): boolean {

@@ -39,7 +39,7 @@ export interface SitesConfig {
   sites: Site[];
 }
 
-/** Spec section 3: the request context, built once per request. */
+/** The request context: the storefront, language and routing facts, built once per request. */
 export interface RequestContext {
   multiLingualDomain: boolean;
   language: string;

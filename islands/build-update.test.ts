@@ -3,7 +3,7 @@ import t from 'tap';
 import { BUILD_CHECK_INTERVAL_MS, showUpdateNotice, watchBuild } from './build-update.ts';
 import type { RuntimeData } from './runtime-data.ts';
 
-/** Spec sections 4, 7, 9: hourly checks, a check when the tab returns after that long, detection. */
+/** Hourly checks, a check when the tab returns after that long, and detection of a newer build. */
 const window = new Window({ url: 'https://www.halden.co.uk/' });
 (globalThis as Record<string, unknown>).document = window.document;
 const data: RuntimeData = {

@@ -1,6 +1,6 @@
 import type { RuntimeData } from './runtime-data.ts';
 
-/** Spec section 9: check for a new build every hour, and when the tab returns after that long. */
+/** Check for a new build every hour, and when the tab returns after that long. */
 export const BUILD_CHECK_INTERVAL_MS = 3_600_000;
 
 interface BuildUpdateOptions {

@@ -1,4 +1,4 @@
-/** Spec section 9: at most 4 prefetches at once; none on Save-Data or 2g connections. */
+/** At most 4 prefetches at once; none on Save-Data or 2g connections, where bytes cost the visitor. */
 export const MAX_PARALLEL_PREFETCH = 4;
 
 interface NetworkInformation {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { RELOAD_GUARD_TTL_MS, reloadOnce } from './reload-guard.ts';
 
-/** Spec section 8 and 9: one full reload to the requested path, never a loop within 10 s. */
+/** One full reload to the requested path, never a loop within 10 s. */
 function memoryStorage() {
   const data = new Map<string, string>();
   return {

@@ -1,4 +1,4 @@
-/** Spec section 9: the reload guard's default time to live. */
+/** The reload guard's default time to live: a second reload of the same path within it is a loop. */
 export const RELOAD_GUARD_TTL_MS = 10_000;
 const KEY = 'vitrine:reload';
 

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { Root } from 'react-dom/client';
 
 /**
- * The island runtime (style guide 5): finds `<vitrine-island>` elements, imports each island's
+ * The island runtime: finds `<vitrine-island>` elements, imports each island's
  * module when its trigger fires (load, idle, visible, media) and hydrates it with its JSON props.
  * Parents hydrate before children. No eval: props are JSON, code comes from the module URL.
  */

@@ -1,7 +1,7 @@
 import ContentstackLivePreview, { type InitData } from './index.ts';
 
 /**
- * Type test of the public API (style guide 8): `npx tsc --noEmit` fails when a line marked
+ * Type test of the public API: `npx tsc --noEmit` fails when a line marked
  * `@ts-expect-error` compiles, or a correct call stops compiling. Never run, only type-checked.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Trailing debounce: `run` once `ms` after the last call (spec 9 lists the layer's debounces).
+ * Trailing debounce: `run` once `ms` after the last call (the layer's debounces are in timing.ts).
  * `cancel` drops a pending run, for when its target is gone.
  */
 export interface Debounced<A extends unknown[]> {

@@ -1,6 +1,6 @@
 /**
- * The catalogue of errors the site can show or log. Each has a stable code; messages follow the
- * public-site spec (section 8) word for word where it gives one. Never reuse a retired code.
+ * The catalogue of errors the site can show or log. Each has a stable code; messages are worded as
+ * the site has always shown them (visitors and monitors match on them). Never reuse a retired code.
  */
 
 export type SiteErrorCode =

@@ -6,7 +6,7 @@ import { createUpstreamContentService } from '../server/content/upstream.ts';
 import { demoServer } from './helpers.ts';
 
 /**
- * Content written from the public-site spec's section 3 alone (test/fixtures/spec-site): pages
+ * Content written from the content model's description alone, not from our demo (test/fixtures/spec-site): pages
  * without a `uuid` field, some without title, seo or template, a rich_text that carries a pricing
  * footnote, a component type the site does not know. Served from the embedded store and through the
  * content-service client, every page answers 200.

@@ -3,7 +3,7 @@ import { useRender } from '../render/context.ts';
 import { sanitizeInlineHtml } from '../sanitize.ts';
 import type { ComponentProps } from './types.ts';
 
-/** Contract section 8: each footnote's item has `id="{anchor}"`; it links back to its first citation. */
+/** Each footnote's item has `id="{anchor}"`, the target of its citations; it links back to its first citation. */
 export function LegalSection({ entry, path }: ComponentProps<LegalSectionBlock>) {
   const { cslp, t, citedAnchors } = useRender();
   const headingId = `${entry.sectionId}-title`;

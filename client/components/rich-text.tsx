@@ -8,7 +8,7 @@ interface RichTextEntry extends ComponentEntry {
   text: string;
 }
 
-/** Contract section 8: renders its title and its text (HTML, sanitised). */
+/** Renders its title and its text (HTML, sanitised). */
 export function RichText({ entry, path }: ComponentProps<RichTextEntry>) {
   const { cslp } = useRender();
   return (

@@ -116,7 +116,7 @@ export function assemblePage(input: PageInput): PageModel {
   };
 }
 
-/** Spec section 7: the header exists only when dhfIsEnabled is true and navigation.header is given. */
+/** The header exists only when dhfIsEnabled is true and navigation.header is given. */
 function headerProps(input: PageInput): HeaderProps | null {
   const { appConfig, t } = input;
   const nav = appConfig.navigation.header;

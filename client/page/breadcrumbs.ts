@@ -19,7 +19,7 @@ interface BreadcrumbInput {
 }
 
 /**
- * Spec section 2 "Breadcrumbs": Home, the taxonomy segments not excluded from breadcrumbs, then the
+ * Breadcrumbs: Home, the taxonomy segments not excluded from breadcrumbs, then the
  * page title as the current page.
  */
 export function buildBreadcrumbs({ page, homeLabel, homeHref, links, title }: BreadcrumbInput): Crumb[] {

@@ -28,7 +28,7 @@ export interface HeadModel {
 }
 
 /**
- * Contract section 8: the last path segment without its `-{id}` suffix, hyphens to spaces, first
+ * A title for a page without one: the last path segment without its `-{id}` suffix, hyphens to spaces, first
  * letter capitalised (`/cs/cool-fridge-box-58` → `Cool fridge box`).
  */
 export function titleFromPath(path: string): string {

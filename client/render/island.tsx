@@ -13,7 +13,7 @@ interface IslandProps<P extends object> {
 }
 
 /**
- * Server side of an island (style guide 5): the component's HTML inside a small custom element that
+ * Server side of an island: the component's HTML inside a small custom element that
  * carries its module URL and its props as JSON. React escapes the attribute; the JSON goes through
  * the inline-JSON door too, so no prop can end an element or a script.
  */

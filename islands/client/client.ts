@@ -8,7 +8,7 @@ import { authorizationHeader, cookieTokenStore, type TokenStore } from './token.
 
 /**
  * The islands' data client: queries by HTTP POST, subscriptions over the real-time channel, one
- * token for both, and the spec's login and logout (section 4): store or clear the token, restart
+ * token for both, and login and logout: store or clear the token, restart
  * the channel with 4205, and reset the store (forget cached results, refetch live queries) unless
  * the caller skips the reset.
  */

@@ -1,5 +1,5 @@
 /**
- * Data-layer constants of the public-site spec, section 9, in one place so tests and callers
+ * The data layer's constants (timeouts, back-off, limits) in one place so tests and callers
  * can name them. Options may override the timing ones (tests use short back-off).
  */
 

@@ -40,7 +40,7 @@ function* taggedAncestors(element: Element): Generator<Element> {
     yield node;
 }
 
-/** Reference b.7: the clicked field and its tagged ancestors of other entries, outermost first. */
+/** The edit stack the editor expects: the clicked field and its tagged ancestors of other entries, outermost first. */
 export function editStack(element: Element, cslp: CslpData): CslpData[] {
   const stack = [cslp];
   for (const node of taggedAncestors(element)) {

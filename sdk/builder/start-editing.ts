@@ -9,7 +9,7 @@ import { tagOf } from './instances.ts';
  */
 
 const CORNERS = ['bottom-left', 'bottom-right', 'top-left', 'top-right'] as const;
-/** Spec section 9. */
+/** The button's distance from its corner. */
 const OFFSET_PX = 30;
 
 /** `{editor}/#!/stack/{apiKey}/visual-builder?branch&environment&target-url&locale` (query inside the fragment). */

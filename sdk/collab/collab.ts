@@ -27,7 +27,7 @@ export interface CollabOptions {
   win: PageWindow;
   config: Config;
   channel: Channel;
-  /** Spec 9: 5 retries 1000 ms apart; shorter in unit tests. */
+  /** Time between the 5 retries of a missing pin (1000 ms); shorter in unit tests. */
   retryMs?: number;
 }
 

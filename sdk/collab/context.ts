@@ -99,7 +99,7 @@ export interface CollabContext {
   parser: DOMParser;
   threads: Map<string, { thread: Thread; pin: HTMLButtonElement }>;
   popup: ThreadPopup | null;
-  /** Spec 9: 1000 ms between render retries; shorter in unit tests. */
+  /** Time between render retries of a pin whose element is missing (1000 ms); shorter in unit tests. */
   retryMs: number;
 }
 

@@ -26,7 +26,7 @@ function addPin(ctx: CollabContext, thread: Thread, target: Element): HTMLButton
   pin.type = 'button';
   pin.setAttribute('threaduid', thread._id);
   pin.setAttribute('data-testid', 'collab-pin');
-  // Reference f.1: a new thread is created from these.
+  // The editor's own pins carry these; a new thread is created from them.
   pin.setAttribute('field-path', thread.elementXPath);
   pin.setAttribute('relative', relativeText(thread.position));
   const author = displayName(userMap(ctx).get(thread.createdBy) ?? { uid: '', email: thread.author });

@@ -1,6 +1,6 @@
 /**
  * Pure helpers of the collaboration chunk: comment validation, cleaning, mention
- * placeholders, names, initials, times and XPaths. Texts and limits from the spec, sections 5 and 9.
+ * placeholders, names, initials, times and XPaths, with the texts and limits the editor uses.
  */
 
 export const MAX_LENGTH = 500;
@@ -38,13 +38,13 @@ export interface Mention {
   display: string;
 }
 
-/** 'first last', else first or last, else the email (spec 3). */
+/** 'first last', else first or last, else the email. */
 export function displayName(user: User): string {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
   return user.display || name || user.email;
 }
 
-/** Names longer than 20 characters: the first 18 plus an ellipsis (spec 9). */
+/** Names longer than 20 characters: the first 18 plus an ellipsis, so the mention list keeps its width. */
 export function truncateName(name: string): string {
   return name.length > 20 ? `${name.slice(0, 18)}…` : name;
 }
@@ -64,7 +64,7 @@ export function headerText(count: number): string {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** 'MMM DD, YYYY, hh:mm A' in local time, whatever the browser's language (spec 9). */
+/** 'MMM DD, YYYY, hh:mm A' in local time, whatever the browser's language, as the editor shows it. */
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
@@ -78,7 +78,7 @@ export function relativeText(position: { x: number; y: number }): string {
   return `x: ${position.x}, y: ${position.y}`;
 }
 
-/** The point of a `relative` attribute, or null when it is not of the form 'x: n, y: n' (spec 5). */
+/** The point of a `relative` attribute, or null when it is not of the form 'x: n, y: n'. */
 export function parseRelative(text: string | null): { x: number; y: number } | null {
   const match = /^x: (\d+(?:\.\d+)?(?:e-?\d+)?), y: (\d+(?:\.\d+)?(?:e-?\d+)?)$/.exec(text ?? '');
   return match ? { x: Number(match[1]), y: Number(match[2]) } : null;
@@ -94,7 +94,7 @@ export function mentionsIn(text: string, mentions: Mention[]): Mention[] {
   });
 }
 
-/** The validation error for the textarea, or '' (spec 5). */
+/** The validation error for the textarea, or ''. */
 export function validate(text: string, mentions: Mention[]): string {
   if (text.length > MAX_LENGTH) return LENGTH_ERROR;
   if (mentionsIn(text, mentions).length > MAX_MENTIONS) return MENTION_ERROR;

@@ -1,7 +1,7 @@
 import type { PageWindow } from '../dom.ts';
 /**
  * The editor at the other end: the parent window, and the origins it may have (the allowlist of
- * the configuration). 3.2.5 listens to any window and posts to `*` (reference h); here a message
+ * the configuration). The editor's SDK 3.2.5 listens to any window and posts to `*`; here a message
  * counts only when it comes from the parent window and an allowlisted origin, and nothing is ever
  * posted to `*`. Until the editor's origin is known, a message is posted once per allowlisted
  * origin: the browser delivers it only where the target origin matches the parent's.

@@ -3,7 +3,7 @@ import envSchema from 'env-schema';
 import { CONTENTSTACK_REGIONS, type ContentstackRegion } from '../content/contentstack-api.ts';
 import { ConfigError } from '../errors.ts';
 
-/** Contract section 2, plus the optional upstreams and secrets later issues add. */
+/** The environment the server reads: its address, the content source, and the optional upstreams and secrets. */
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),

@@ -26,7 +26,7 @@ const RouteRule = Type.Object(
   { additionalProperties: false },
 );
 
-/** Contract section 3. Locale codes are only checked for shape here: a bad one is a warning. */
+/** One storefront of `config/sites.json`. Locale codes are only checked for shape here: a bad one is a warning. */
 const SiteSchema = Type.Object({
   host: HostName,
   aliases: Type.Optional(Type.Array(HostName)),
@@ -96,7 +96,7 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
   const sites = input.sites.map((site, i): Site => {
     const where = `${file}: sites.${i}`;
     for (const code of site.locales) {
-      // Spec section 5: an invalid code is logged, the flow continues.
+      // An invalid code is logged and the start goes on: one bad locale must not stop every storefront.
       if (!isValidLocaleCode(code)) warnings.push(`languageCode code ${code} is not valid`);
     }
     if (!site.locales.includes(site.defaultLocale)) {

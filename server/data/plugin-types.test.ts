@@ -3,7 +3,7 @@ import t from 'tap';
 import { createCatalog } from './catalog.ts';
 import { type DataOptions, dataPlugin } from './plugin.ts';
 
-/** The plugin's options are an API (style guide 8): misuse must not compile. `tsc --noEmit` checks this file. */
+/** The plugin's options are an API: misuse must not compile. `tsc --noEmit` checks this file. */
 
 const app = Fastify();
 app.register(dataPlugin, { contentDir: 'content', tokenSecret: 'x'.repeat(32), demoChangeMs: 0 });

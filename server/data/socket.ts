@@ -21,8 +21,8 @@ import { type DataContext, operationLimits, schema } from './schema.ts';
 import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upgrade-policy.ts';
 
 /**
- * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol (spec
- * section 7), served by graphql-ws's own server: it validates every client message (bad ones close
+ * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol, served by
+ * graphql-ws's own server: it validates every client message (bad ones close
  * with 4400), refuses other subprotocols (4406), and closes with 4403 Forbidden when `onConnect`
  * turns a connection down. The token rides in the connection_init payload, because a browser cannot
  * set headers on a socket.

@@ -40,7 +40,7 @@ export function createRenderContext(options: {
     formatPrice: (amount, currency) => formatPrice(options.locale, amount, currency),
     footnote: options.footnote ?? (() => undefined),
     citedAnchors: new Set(),
-    // Contract section 6: tags only in preview, and never for generated parts with no field path.
+    // Editing tags only in preview, and never on generated parts that no field fills.
     cslp: preview ? (path) => (path ? { 'data-cslp': path } : {}) : () => ({}),
     islandUrl: (name) => options.assets.islandUrl(name),
     firstHeroUid: options.firstHeroUid,

@@ -19,7 +19,7 @@ const SPECULATION_RULES = {
 };
 
 /**
- * Spec section 7: `builds/latest.json` tells a page whether a newer build serves the site, and
+ * `builds/latest.json` tells a page whether a newer build serves the site, and
  * `builds/meta/{buildId}.json` is that build's route-rules manifest (for the requesting storefront).
  */
 export const buildRoutes: FastifyPluginAsync<{ assets: AssetManifest }> = async (app, { assets }) => {

@@ -8,7 +8,7 @@ import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
 
-/** Contract section 8: the embedded store's content-service path segment. */
+/** The embedded store's content-service path segment, as a content-service URL names it. */
 export const CONTENT_SERVICE_NAME = 'contentstack';
 
 interface ContentApiDeps {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 
-/** Contract section 8: 200 for any Host, so orchestrators can probe with `localhost`. */
+/** 200 for any Host, so orchestrators can probe with `localhost`. */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/healthcheck', { config: { anyHost: true, probe: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');

@@ -54,7 +54,7 @@ export interface ErrorDecision {
 
 export type RouteDecision = RenderDecision | RedirectDecision | ErrorDecision;
 
-/** Spec section 8, the router's part of the error catalogue: one place for every message. */
+/** The router's part of the error catalogue, worded as the site shows it: one place for every message. */
 export const messages = {
   badLanguage: 'Page Not Found',
   invalidLanguage: 'Page Not Found: : invalid language',
