@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { type DraftStore, draftKey, isDraftAddress } from '../content/draft-store.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { type ContentKey, isValidPreviewHash } from '../content/paths.ts';
@@ -25,13 +27,15 @@ interface DraftDeps {
   token: string | undefined;
 }
 
-interface DraftParams {
-  service: string;
-  hash: string;
-  locale: string;
-  type: string;
-  id: string;
-}
+/** Where a draft goes; whether each part has its shape is `draftOf`'s question, so its message can say which. */
+const DraftParams = Type.Object({
+  service: Type.String(),
+  hash: Type.String(),
+  locale: Type.String(),
+  type: Type.String(),
+  id: Type.String(),
+});
+type DraftParams = Static<typeof DraftParams>;
 
 /**
  * A preview hash is all that separates one editor's drafts from another's: a draft is written only
@@ -42,7 +46,7 @@ export const MIN_DRAFT_HASH_LENGTH = 12;
 /** A draft is one entry; the largest published entry is under 10 KB. */
 export const DRAFT_BODY_LIMIT = 256 * 1024;
 
-export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
+export const draftRoutes: FastifyPluginAsyncTypebox<DraftDeps> = async (app, deps) => {
   app.setErrorHandler(apiErrorHandler({}, { 413: `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB` }));
   const url = '/cs/api/:service/_drafts/:hash/:locale/:type/:id';
 
@@ -64,13 +68,15 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
   };
 
   const options = {
+    schema: { params: DraftParams },
     bodyLimit: DRAFT_BODY_LIMIT,
     config: { anyHost: true, ...limitOf(app, 'drafts') },
     // Before the body is read: an unauthenticated request never costs a parse.
     preParsing: requireBearer(deps.token, 'A valid draft API token is required'),
   };
 
-  app.put<{ Params: DraftParams; Body: unknown }>(url, options, async (request, reply) => {
+  // The body is an entry of the content type the path names: `entryProblem` checks it by that type.
+  app.put(url, options, async (request, reply) => {
     const target = draftOf(request.params);
     if ('error' in target) return sendApiError(reply, target.status, target.error);
     const { type, id, locale } = request.params;
@@ -89,7 +95,7 @@ export const draftRoutes: FastifyPluginAsync<DraftDeps> = async (app, deps) => {
       .send();
   });
 
-  app.delete<{ Params: DraftParams }>(url, options, async (request, reply) => {
+  app.delete(url, options, async (request, reply) => {
     const target = draftOf(request.params);
     if ('error' in target) return sendApiError(reply, target.status, target.error);
     const removed = await deps.drafts.remove(target.hash, target.key).catch((error: unknown) => error);

@@ -198,10 +198,13 @@ t.test('publish: validated, written atomically through the path door, cache drop
     {},
     { hash: 'x', locale: 'en-GB', type: 'pages', id: '../4711' },
     { hash: '../x', locale: 'en-GB', type: 'pages', id: '4711' },
-    { hash: 'x', locale: 'en-GB', type: 'pages', id: 4711 },
+    { hash: 'x', locale: 'en-GB', type: 'pages', id: { uid: '4711' } },
+    { hash: 'x', locale: 'en-GB', type: 'pages' },
   ]) {
     t.equal((await inject('POST', '/__workbench/api/publish', body)).statusCode, 400, JSON.stringify(body));
   }
+  const missing = await inject('POST', '/__workbench/api/publish', { hash: 'x', locale: 'en-GB' });
+  t.match(missing.json(), { error: 'hash, locale, type and id are required strings' }, 'the schema names the rule');
 });
 
 t.test('publish refuses a draft that fails its schema and leaves the published file alone', async (t) => {

@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { PageEntry } from '../../common/content.ts';
 import type { Site, SitesConfig } from '../../common/site.ts';
@@ -104,8 +106,25 @@ async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise
   return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
 }
 
-export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, deps) => {
-  app.setErrorHandler(apiErrorHandler());
+const REQUIRED = 'hash, locale, type and id are required strings';
+/** A draft named in full: which hash, and the locale, type and id of its entry. */
+const DraftName = Type.Object({ hash: Type.String(), locale: Type.String(), type: Type.String(), id: Type.String() });
+/** A page of the current storefront; whether it is one is the handler's question (its message names why). */
+const PageQuery = Type.Object({ locale: Type.String({ default: '' }), uuid: Type.String({ default: '' }) });
+/** The comment threads of a page; `collabProblem` reads them field by field. */
+const Threads = Type.Object({ threads: Type.Array(Type.Unknown()), comments: Type.Array(Type.Unknown()) });
+
+export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (app, deps) => {
+  app.setErrorHandler(
+    apiErrorHandler({
+      hash: REQUIRED,
+      locale: REQUIRED,
+      type: REQUIRED,
+      id: REQUIRED,
+      threads: 'Invalid threads: threads must be an array',
+      comments: 'Invalid threads: comments must be an array',
+    }),
+  );
   const noStore = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-store')
@@ -147,11 +166,14 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
     });
   });
 
-  app.get<{ Querystring: { locale?: string; uuid?: string; hash?: string } }>(
+  app.get(
     `${WORKBENCH_PATH}/api/entries`,
-    guarded,
+    {
+      ...guarded,
+      schema: { querystring: Type.Intersect([PageQuery, Type.Object({ hash: Type.Optional(Type.String()) })]) },
+    },
     async (request, reply) => {
-      const { locale = '', uuid = '', hash } = request.query;
+      const { locale, uuid, hash } = request.query;
       if (!request.site.locales.includes(locale))
         return sendApiError(reply, 400, 'locale is not one of this storefront');
       if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid }))
@@ -170,23 +192,25 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
     },
   );
 
-  app.get<{ Params: { type: string } }>(`${WORKBENCH_PATH}/api/field-schema/:type`, guarded, async (request, reply) => {
+  const fieldSchemaOptions = { ...guarded, schema: { params: Type.Object({ type: Type.String() }) } };
+  app.get(`${WORKBENCH_PATH}/api/field-schema/:type`, fieldSchemaOptions, async (request, reply) => {
     const map = fieldSchemaMap(request.params.type);
     if (!map) return sendApiError(reply, 404, 'Unknown content type');
     return noStore(reply).send({ fieldSchemaMap: map });
   });
 
-  app.get<{ Querystring: { locale?: string } }>(`${WORKBENCH_PATH}/api/drafts`, guarded, async (request, reply) => {
-    const { locale = '' } = request.query;
+  const draftsOptions = { ...guarded, schema: { querystring: Type.Pick(PageQuery, ['locale']) } };
+  app.get(`${WORKBENCH_PATH}/api/drafts`, draftsOptions, async (request, reply) => {
+    const { locale } = request.query;
     if (!request.site.locales.includes(locale)) return sendApiError(reply, 400, 'locale is not one of this storefront');
     return noStore(reply).send({ hashes: await deps.store.drafts.hashes(locale) });
   });
 
-  app.get<{ Querystring: { locale?: string; uuid?: string } }>(
+  app.get(
     `${WORKBENCH_PATH}/api/collab`,
-    guarded,
+    { ...guarded, schema: { querystring: PageQuery } },
     async (request, reply) => {
-      const { locale = '', uuid = '' } = request.query;
+      const { locale, uuid } = request.query;
       if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
         return sendApiError(reply, 400, 'locale or uuid is not of its shape');
       const text = await deps.store.drafts.readThreads(locale, uuid);
@@ -196,52 +220,42 @@ export const workbenchRoutes: FastifyPluginAsync<WorkbenchDeps> = async (app, de
     },
   );
 
-  app.put<{ Querystring: { locale?: string; uuid?: string }; Body: unknown }>(
+  app.put(
     `${WORKBENCH_PATH}/api/collab`,
-    guarded,
+    { ...guarded, schema: { querystring: PageQuery, body: Threads } },
     async (request, reply) => {
-      const { locale = '', uuid = '' } = request.query;
+      const { locale, uuid } = request.query;
       if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
         return sendApiError(reply, 400, 'locale or uuid is not of its shape');
       const problem = collabProblem(request.body);
       if (problem) return sendApiError(reply, 400, `Invalid threads: ${problem}`);
-      const { threads, comments } = request.body as { threads: unknown[]; comments: unknown[] };
+      const { threads, comments } = request.body;
       await deps.store.drafts.writeThreads(locale, uuid, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
       return reply.status(204).header('cache-control', 'no-store').send();
     },
   );
 
-  app.post<{ Body: { hash?: unknown; locale?: unknown; type?: unknown; id?: unknown } }>(
-    `${WORKBENCH_PATH}/api/publish`,
-    guarded,
-    async (request, reply) => {
-      const { hash, locale, type, id } = request.body ?? {};
-      if (![hash, locale, type, id].every((v) => typeof v === 'string'))
-        return sendApiError(reply, 400, 'hash, locale, type and id are required strings');
-      const [h, l, ty, i] = [hash, locale, type, id] as string[];
-      const key = draftKey(ty as string, i as string, l as string);
-      const target = contentFile(deps.contentDir, key);
-      if (!isDraftAddress(h as string, key) || !target)
-        return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
-      const text = await deps.store.drafts.read(h as string, key);
-      if (text === null) return sendApiError(reply, 404, 'No such draft');
-      let value: unknown;
-      try {
-        value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-      } catch (error) {
-        return sendApiError(reply, 400, `Invalid JSON: ${(error as Error).message}`);
-      }
-      const problem = entryProblem(ty as string, i as string, l as string, value);
-      if (problem) return sendApiError(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
-      await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
-      // Promoted: the draft would only mask later published changes.
-      await deps.store.drafts.remove(h as string, key);
-      deps.store.changes.announce({
-        origin: 'publish',
-        entries: [{ type: ty as string, uid: i as string, locale: l as string }],
-      });
-      request.log.info({ published: relative(deps.contentDir, target) }, 'Draft published');
-      return noStore(reply).send({ published: relative(deps.contentDir, target) });
-    },
-  );
+  app.post(`${WORKBENCH_PATH}/api/publish`, { ...guarded, schema: { body: DraftName } }, async (request, reply) => {
+    const { hash, locale, type, id } = request.body;
+    const key = draftKey(type, id, locale);
+    const target = contentFile(deps.contentDir, key);
+    if (!isDraftAddress(hash, key) || !target)
+      return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
+    const text = await deps.store.drafts.read(hash, key);
+    if (text === null) return sendApiError(reply, 404, 'No such draft');
+    let value: unknown;
+    try {
+      value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      return sendApiError(reply, 400, `Invalid JSON: ${(error as Error).message}`);
+    }
+    const problem = entryProblem(type, id, locale, value);
+    if (problem) return sendApiError(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
+    await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
+    // Promoted: the draft would only mask later published changes.
+    await deps.store.drafts.remove(hash, key);
+    deps.store.changes.announce({ origin: 'publish', entries: [{ type, uid: id, locale }] });
+    request.log.info({ published: relative(deps.contentDir, target) }, 'Draft published');
+    return noStore(reply).send({ published: relative(deps.contentDir, target) });
+  });
 };
