@@ -63,6 +63,10 @@ export interface HtmlCacheOptions {
   onLookup?: (result: CacheLookup) => void;
   /** A second tier shared by every instance (Redis); a miss here asks it before rendering. */
   tier?: { fill(key: string, render: Fill): Promise<CacheFill | undefined> };
+  /** The clock lifetimes run on, in milliseconds; tests move their own. */
+  now?: () => number;
+  /** Where each lifetime falls in its ±10 % spread; tests choose. */
+  random?: () => number;
 }
 
 type Fill = () => Promise<CacheFill | undefined>;
@@ -89,17 +93,20 @@ export class HtmlCache {
   #onLookup: ((result: CacheLookup) => void) | undefined;
   #tier: HtmlCacheOptions['tier'];
 
-  constructor({ maxEntries, ttlMs, onLookup, tier }: HtmlCacheOptions) {
+  constructor({ maxEntries, ttlMs, onLookup, tier, now = () => performance.now(), random }: HtmlCacheOptions) {
     this.#onLookup = onLookup;
     this.#tier = tier;
     this.#cache = new LRUCache({
       max: maxEntries,
       ttl: ttlMs,
+      perf: { now },
+      // Read the clock on every lookup: no timer per lookup to cache it, and a test's clock is obeyed.
+      ttlResolution: 0,
       allowStale: true,
       noDeleteOnStaleGet: true,
       allowStaleOnFetchRejection: true,
       fetchMethod: (_key, _stale, { context, options }) => {
-        options.ttl = jitteredTtl(ttlMs);
+        options.ttl = jitteredTtl(ttlMs, random);
         return context();
       },
     });
