@@ -9,6 +9,7 @@ import { Metrics } from '../server/observability/metrics.ts';
 import { startMetricsServer } from '../server/observability/metrics-server.ts';
 import { ROUTE_KINDS, STATUS_CLASSES } from '../server/observability/route-kind.ts';
 import { demoServer, HOSTS } from './helpers.ts';
+import { until } from './until.ts';
 
 /** Metrics, request ids and readiness on the demo app, scraped and read back as Prometheus text. */
 
@@ -159,9 +160,15 @@ t.test('shed requests are counted by reason', async (t) => {
   });
   t.teardown(() => app.close());
   await app.ready();
-  await sleep(200); // a few samples: under-pressure has measured the heap
   await app.readiness.start();
-  const response = await app.inject({ url: PRODUCT, headers: { host: HOSTS.uk } });
+  // Shed once under-pressure has measured the heap, whenever its first sample runs.
+  const response = await until(
+    async () => {
+      const res = await app.inject({ url: PRODUCT, headers: { host: HOSTS.uk } });
+      return res.statusCode === 503 && res;
+    },
+    { what: 'the first heap sample to shed a page' },
+  );
   t.equal(response.statusCode, 503, 'shed');
   const all = samples((await metrics.text()).body);
   t.ok(value(all, 'vitrine_shed_requests_total', { reason: 'heap' }) >= 1, 'counted as heap');

@@ -3,6 +3,7 @@ import fastifyUnderPressure from '@fastify/under-pressure';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { demoServer } from '../../test/helpers.ts';
+import { until } from '../../test/until.ts';
 import { loadSitesConfig } from '../config/sites.ts';
 import { createHostResolver } from '../sites/resolve.ts';
 import { SOCKET_CLOSE } from './socket.ts';
@@ -12,15 +13,6 @@ import { type DataServer, startDataServer } from './test-server.ts';
 
 const protocol = 'graphql-transport-ws';
 const EDITOR = 'https://app.contentstack.com';
-
-/** Polls `check` until it holds, for at most `ms`. */
-async function until(check: () => boolean, what: string, ms = 5_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** The status an upgrade is answered with: 101 when the socket opens, else the refusal's. */
 function upgradeStatus(t: Test, url: string, headers: Record<string, string> = {}) {
@@ -54,7 +46,7 @@ async function connected(t: Test, server: DataServer) {
   );
   await new Promise((resolve) => socket.once('open', resolve));
   socket.send(JSON.stringify({ type: 'connection_init' }));
-  await until(() => messages.some((m) => m.type === 'connection_ack'), 'the ack');
+  await until(() => messages.some((m) => m.type === 'connection_ack'), { what: 'the ack' });
   return { socket, messages, closed };
 }
 
@@ -94,12 +86,12 @@ t.test('under pressure, upgrades are shed with 503 and Retry-After like every ot
   const pressured = server.app as unknown as { isUnderPressure(): boolean };
   t.equal((await upgradeStatus(t, server.wsUrl)).status, 101, 'taken while healthy');
   healthy = false;
-  await until(() => pressured.isUnderPressure(), 'pressure');
+  await until(() => pressured.isUnderPressure(), { what: 'pressure' });
   const shed = await upgradeStatus(t, server.wsUrl);
   t.equal(shed.status, 503);
   t.equal(shed.retryAfter, '10');
   healthy = true;
-  await until(() => !pressured.isUnderPressure(), 'relief');
+  await until(() => !pressured.isUnderPressure(), { what: 'relief' });
   t.equal((await upgradeStatus(t, server.wsUrl)).status, 101, 'taken again once it recovers');
 });
 
@@ -123,7 +115,7 @@ t.test('a socket with no subscription is closed when idle, pings or not; one wit
   );
   t.equal(busy.socket.readyState, WebSocket.OPEN, 'the socket holding a subscription is still open');
   server.catalog.update({ id: '4711', locale: 'en-GB', amount: 1 });
-  await until(() => busy.messages.some((m) => m.type === 'next'), 'the update');
+  await until(() => busy.messages.some((m) => m.type === 'next'), { what: 'the update' });
 });
 
 t.test('one socket has at most 10 operations in flight; more are refused, not queued', async (t) => {
@@ -136,7 +128,9 @@ t.test('one socket has at most 10 operations in flight; more are refused, not qu
     socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query: '{ __typename }' } }));
   }
   raw.uncork();
-  await until(() => messages.filter((m) => m.type === 'complete' || m.type === 'error').length === 30, 'answers');
+  await until(() => messages.filter((m) => m.type === 'complete' || m.type === 'error').length === 30, {
+    what: 'answers',
+  });
   const refused = messages.filter((m) => m.type === 'error');
   t.ok(refused.length >= 1, `${refused.length} refused`);
   t.ok(messages.filter((m) => m.type === 'next').length >= 10, 'the first ten are answered');
@@ -160,7 +154,7 @@ t.test('a client that stops reading is closed with 1008 once its unread messages
   const query = `subscription { productUpdated(ids: ${ids}, locale: "en-GB") { id name price { formatted } pricingFootnotesContainer { pricingFootnotes { code formattedFootnote } } } }`;
   for (let id = 1; id <= 100; id++)
     socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
-  await until(() => server.catalog.watchers() === 100, 'the subscriptions');
+  await until(() => server.catalog.watchers() === 100, { what: 'the subscriptions' });
   (socket as unknown as { _socket: Socket })._socket.pause();
   // Change prices until the kernel's buffers are full and the server starts queueing on its side.
   let amount = 1;
@@ -172,8 +166,7 @@ t.test('a client that stops reading is closed with 1008 once its unread messages
       changeAll();
       return (serverSide?.writableLength ?? 0) > bound;
     },
-    'the server to queue',
-    20_000,
+    { what: 'the server to queue', timeout: 20_000 },
   );
   // The prices keep moving while nothing is read: the server's next send past the bound closes the
   // socket, and the close frame, stuck behind the queue, cannot get through, so the server cuts
@@ -183,8 +176,7 @@ t.test('a client that stops reading is closed with 1008 once its unread messages
       changeAll();
       return serverSide?.destroyed === true;
     },
-    'the server to cut the socket',
-    30_000,
+    { what: 'the server to cut the socket', timeout: 30_000 },
   );
   (socket as unknown as { _socket: Socket })._socket.resume();
   const { code } = await closed;
@@ -207,20 +199,20 @@ t.test('the server holds a bounded number of subscriptions over all sockets toge
   const first = await connected(t, server);
   subscribe(first.socket, '1');
   subscribe(first.socket, '2');
-  await until(() => server.catalog.watchers() === 2, 'two subscriptions');
+  await until(() => server.catalog.watchers() === 2, { what: 'two subscriptions' });
   const second = await connected(t, server);
   subscribe(second.socket, '1');
-  await until(() => server.catalog.watchers() === 3, 'the third');
+  await until(() => server.catalog.watchers() === 3, { what: 'the third' });
   subscribe(second.socket, '2');
-  await until(() => second.messages.some((m) => m.type === 'error'), 'the refusal');
+  await until(() => second.messages.some((m) => m.type === 'error'), { what: 'the refusal' });
   t.match(second.messages.find((m) => m.type === 'error').payload[0], {
     message: /as many subscriptions as it can/,
     extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
   });
   first.socket.send(JSON.stringify({ id: '1', type: 'complete' }));
-  await until(() => server.catalog.watchers() === 2, 'one ended');
+  await until(() => server.catalog.watchers() === 2, { what: 'one ended' });
   subscribe(second.socket, '3');
-  await until(() => server.catalog.watchers() === 3, 'room again for one');
+  await until(() => server.catalog.watchers() === 3, { what: 'room again for one' });
   t.pass('a freed place is taken again');
 });
 
@@ -241,9 +233,9 @@ t.test('an operation that does not parse is an error for it alone; the socket st
   const server = await startDataServer(t);
   const { socket, messages } = await connected(t, server);
   socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ product(' } }));
-  await until(() => messages.some((m) => m.type === 'error'), 'the error');
+  await until(() => messages.some((m) => m.type === 'error'), { what: 'the error' });
   t.match(messages.find((m) => m.type === 'error').payload[0], { message: /Syntax Error/ });
   socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
-  await until(() => messages.some((m) => m.type === 'next'), 'the next answer');
+  await until(() => messages.some((m) => m.type === 'next'), { what: 'the next answer' });
   t.equal(socket.readyState, WebSocket.OPEN);
 });
