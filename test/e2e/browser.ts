@@ -53,3 +53,13 @@ export function scriptRequests(requests: readonly Request[]): string[] {
 export async function waitForIsland(page: Page, name: string, timeout = 15_000): Promise<void> {
   await page.waitForSelector(`vitrine-island[data-name="${name}"][data-hydrated]`, { state: 'attached', timeout });
 }
+
+/**
+ * Resolves once the page has drawn two more frames: scroll and resize handlers for what happened
+ * before have run by then (the browser fires them before its frame callbacks).
+ */
+export function nextFrames(page: Pick<Page, 'evaluate'>): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}

@@ -1,6 +1,8 @@
 import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { received, startEditorSuite, waitFor } from './editor.ts';
+import { until } from '../until.ts';
+import { nextFrames } from './browser.ts';
+import { received, roundTrip, startEditorSuite, waitFor } from './editor.ts';
 
 /**
  * The visual builder in Chromium: an editor page on another origin frames
@@ -208,7 +210,14 @@ t.test('inline edit: sync-field at most every 300 ms, update-field with the fina
   await focusField(site, HEADLINE);
   await site.press(HEADLINE, 'End');
   await site.locator(HEADLINE).pressSequentially(' now quieter', { delay: 40 });
-  await page.waitForTimeout(400);
+  // The throttle's last sync carries the final text, whenever it fires.
+  await until(
+    async () =>
+      ((await received(page, 'sync-field')).at(-1)?.data as { data?: string } | undefined)?.data?.endsWith(
+        'now quieter',
+      ),
+    { what: 'the trailing sync with the final text' },
+  );
   const syncs = await received(page, 'sync-field');
   t.ok(syncs.length >= 2 && syncs.length < 12, `${syncs.length} syncs for 12 key presses`);
   for (let i = 1; i < syncs.length; i++)
@@ -247,7 +256,7 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
     const field = document.querySelector(selector) as Element;
     window.scrollBy(0, field.getBoundingClientRect().top - 200);
   }, SUBLINE);
-  await page.waitForTimeout(150);
+  await nextFrames(site);
   const geometry = () =>
     site.evaluate((selector) => {
       const root = document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
@@ -272,13 +281,19 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
     getSelection()?.selectAllChildren(document.querySelector(selector) as Element);
     getSelection()?.collapseToEnd();
   }, SUBLINE);
-  // Whatever the focus and the caret scrolled has been followed by now.
-  await page.waitForTimeout(150);
+  // Whatever the focus and the caret scrolled has been followed two frames later.
+  await nextFrames(site);
   const before = await geometry();
   follows(before, 'focused');
   await page.keyboard.type(' and every morning, quietly, for years and years', { delay: 10 });
-  await page.waitForTimeout(300);
-  const typed = await geometry();
+  // Placed again once typing pauses: wait for the outline to take the grown field's height.
+  const typed = await until(
+    async () => {
+      const g = await geometry();
+      return g.field.height > before.field.height && Math.abs(g.outline.height - g.field.height) < 1 && g;
+    },
+    { what: 'the overlay to follow the typed text' },
+  );
   t.ok(typed.field.height > before.field.height, 'the typed text wrapped and made the field taller');
   follows(typed, 'after typing');
 
@@ -295,8 +310,14 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
   const sync = (await waitFor(page, 'sync-field', synced + 1)).at(-1);
   t.match(sync?.data, { data: /Quiet wash\nall night$/ }, 'sync-field has the pasted lines');
   t.equal(await site.locator(`${SUBLINE} b`).count(), 0, 'no markup from the clipboard');
-  await page.waitForTimeout(150);
-  const pasted = await geometry();
+  // Placed again after the paste: wait for the outline to take the taller field's height.
+  const pasted = await until(
+    async () => {
+      const g = await geometry();
+      return g.field.height > typed.field.height && Math.abs(g.outline.height - g.field.height) < 1 && g;
+    },
+    { what: 'the overlay to follow the paste' },
+  );
   t.ok(pasted.field.height > typed.field.height, 'the paste made the field taller');
   follows(pasted, 'after the paste');
 
@@ -397,9 +418,10 @@ t.test('adding fails: the loading state clears and the console says why; max ins
   await site.locator(FAQ_0).dispatchEvent('click');
   const add = site.locator(`${UI} [data-testid="visual-builder-add-instance-button"]`).first();
   await add.click();
-  await page.waitForTimeout(300);
   t.ok(
-    errors.some((text) => text.includes('Visual Builder: Failed to add instance')),
+    await until(() => errors.some((text) => text.includes('Visual Builder: Failed to add instance')), {
+      what: 'the console error',
+    }),
     'console error',
   );
   t.notOk(await add.evaluate((el) => el.classList.contains('loading')), 'loading cleared');
@@ -577,7 +599,8 @@ t.test('Space on a focused toolbar button types a space into the field being edi
     /^AquaSense 60[ \u00a0]x$/,
     'a space, then the typing goes on in the field',
   );
-  await page.waitForTimeout(100);
+  // Had the key pressed the button, its focus-field would have reached the editor before this answer.
+  await roundTrip(page);
   const forms = (await received(page, 'focus-field')).filter(
     (r) => (r.data as { toggleVisibility?: boolean }).toggleVisibility,
   );
@@ -648,7 +671,8 @@ t.test('comments: an existing discussion is opened; none offered hides the butto
   const none = await openBuilder(t, [['discussion', JSON.stringify({ error: true })]]);
   await focusField(none.site, HEADLINE);
   await waitFor(none.page, 'get-discussion-id-for-comment-modal');
-  await none.page.waitForTimeout(100);
+  // The answer has been handled, and the toolbar drawn again, before the next request's answer.
+  await roundTrip(none.page);
   t.equal(await none.site.locator(COMMENT).count(), 0, 'no comment button');
 });
 
@@ -667,7 +691,7 @@ t.test('tooltips flip below a button near the top of the frame and stay on scree
       },
       [HEADLINE, fieldTop] as const,
     );
-    await site.waitForTimeout(150);
+    await nextFrames(site);
     await site.hover(form);
     await site.waitForSelector(`${tooltip}[data-placement]:not([hidden])`);
     return site.evaluate(
@@ -713,7 +737,8 @@ t.test('hide-focus-overlay from collaboration deselects and leaves clicks to com
   await site.waitForSelector(`${TOOLBAR}[hidden]`, { state: 'attached' });
   const clicks = (await received(page, 'mouse-click')).length;
   await site.click(HEADLINE);
-  await page.waitForTimeout(300);
+  // A mouse-click would have reached the editor before this answer.
+  await roundTrip(page);
   t.equal((await received(page, 'mouse-click')).length, clicks, 'no mouse-click');
   t.ok(await site.locator(`${TOOLBAR}[hidden]`).count(), 'no toolbar');
   t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), null, 'nothing editable');

@@ -1,5 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { until } from '../until.ts';
 import { received, startEditorSuite, waitFor } from './editor.ts';
 
 /**
@@ -259,13 +260,19 @@ t.test('a popup near the bottom is placed again, with its own size, inside the v
   await site.fill(`${THREAD} textarea`, 'A first comment');
   await button(site, 'Post').click();
   await site.waitForSelector(`${THREAD} .collab-thread__title:text("1 Comment")`);
-  await site.locator(`${THREAD} textarea`).pressSequentially('and a reply');
-  // The composer grew to 3 rows; the popup is placed again 200 ms after the last key.
-  await site.waitForTimeout(300);
   // In the frame's own viewport (a bounding box would be the editor page's).
-  const { bottom, height, viewport } = await site
-    .locator(THREAD)
-    .evaluate((popup) => ({ ...popup.getBoundingClientRect().toJSON(), viewport: innerHeight }));
+  const box = () =>
+    site.locator(THREAD).evaluate((popup) => ({ ...popup.getBoundingClientRect().toJSON(), viewport: innerHeight }));
+  const posted = await box();
+  await site.locator(`${THREAD} textarea`).pressSequentially('and a reply');
+  // The composer grew to 3 rows; the popup is placed again once typing pauses: it moves up.
+  const { bottom, height, viewport } = await until(
+    async () => {
+      const now = await box();
+      return now.height > posted.height && now.top !== posted.top && now;
+    },
+    { what: 'the grown popup to be placed again' },
+  );
   t.ok(height > 198, `taller than the default 198 px (${height} px)`);
   t.ok(bottom <= viewport - 16 + 0.5, `its bottom 16 px inside the viewport (${bottom} of ${viewport})`);
 });

@@ -154,3 +154,13 @@ export async function waitFor(page: Page, type: string, count = 1): Promise<Rece
   );
   return received(page, type);
 }
+
+/**
+ * A request from the editor on the visual-builder channel, answered by the builder: once its answer
+ * is back, the site has handled everything that reached it before (messages are handled in order,
+ * and what a handler sends, it sends before the next message is handled). Proof that something
+ * did not happen, without waiting for a time.
+ */
+export async function roundTrip(page: Page): Promise<void> {
+  await page.evaluate(() => window.channels.vb.send('get-entries-in-current-page'));
+}

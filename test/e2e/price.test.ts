@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import t from 'tap';
 import { CATALOG_WRITE, createTokens } from '../../server/data/auth.ts';
 import { createGraphQLClient } from '../../server/data/graphql-client.ts';
+import { until } from '../until.ts';
 import { launchBrowser, openPage, waitForIsland } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -56,11 +57,14 @@ t.test('the live price changes on the page when the backend changes it', async (
     t.notOk(result.errors, 'the backend accepted the change');
   };
   // The subscription may start a moment after the availability shows: repeat until the page follows.
-  const deadline = Date.now() + 15_000;
-  while ((await price.innerText()) !== '£701' && Date.now() < deadline) {
-    await change(701, 'LOW_STOCK');
-    await page.waitForTimeout(250);
-  }
+  await until(
+    async () => {
+      if ((await price.innerText()) === '£701') return true;
+      await change(701, 'LOW_STOCK');
+      return false;
+    },
+    { what: 'the page to show the new price', timeout: 15_000, every: 250 },
+  );
   t.equal(await price.innerText(), '£701', 'the page shows the new price');
   t.equal(await price.getAttribute('value'), '701');
   t.equal((await page.locator('section.features .availability').innerText()).trim(), 'Only a few left');
