@@ -1,0 +1,116 @@
+import { mock } from 'node:test';
+import type { Test } from 'tap';
+import { baseConfig } from '../config/defaults.ts';
+import type { PageWindow } from '../dom.ts';
+import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
+import { createChannel } from '../transport/channel.ts';
+import { createPeer } from '../transport/peer.ts';
+import { startBuilder } from './builder.ts';
+
+/**
+ * Test support (never bundled): a builder started in a happy-dom page framed by the real editor
+ * library, which records what the layer asks and answers it.
+ */
+export const PAGE = 'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&builder=true';
+export const TITLE = 'page.page-4711.en-GB.title';
+export const PRICE = 'page.page-4711.en-GB.price';
+
+export const SCHEMA = {
+  title: { data_type: 'text', uid: 'title', display_name: 'Title' },
+  price: { data_type: 'number', uid: 'price', display_name: 'Price' },
+};
+
+export function start(
+  t: Test,
+  options: { schema?: unknown; update?: boolean; answers?: Record<string, (data: unknown) => unknown> } = {},
+) {
+  const framed = framedSite({ url: PAGE });
+  const win = framed.site;
+  win.document.body.innerHTML = `<main><h1 data-cslp="${TITLE}">AquaSense</h1><data data-cslp="${PRICE}">779</data><p>plain</p></main>`;
+  const editor = framed.editor('visual-builder');
+  const received: { type: string; data: unknown }[] = [];
+  const record = (type: string, answer?: (data: unknown) => unknown) =>
+    editor.on(type, (event) => {
+      received.push({ type, data: event.data });
+      return answer?.(event.data);
+    });
+  record('get-field-schema', () => ({ fieldSchemaMap: options.schema ?? SCHEMA }));
+  record('get-permissions', () => ({
+    create: true,
+    read: true,
+    update: options.update ?? true,
+    delete: true,
+    publish: true,
+  }));
+  record('get-field-display-names', () => ({ [TITLE]: 'Title' }));
+  for (const type of [
+    'mouse-click',
+    'focus-field',
+    'sync-field',
+    'update-field',
+    'get-field-data',
+    'get-field-variant-status',
+    'open-field-comment-modal',
+    ...Object.keys(options.answers ?? {}),
+  ])
+    record(type, options.answers?.[type]);
+  const config = baseConfig();
+  config.stackDetails.masterLocale = 'en-GB';
+  const peer = createPeer(win, [EDITOR_ORIGIN]);
+  const channel = createChannel('visual-builder', win, peer);
+  const livePreview = createChannel('live-preview', win, peer);
+  const builder = startBuilder({ win, config, channel, livePreview });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    livePreview.destroy();
+    await framed.close();
+  });
+  const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
+  const types = () => received.map((r) => r.type);
+  return {
+    win,
+    config,
+    editor,
+    livePreviewEditor: framed.editor('live-preview'),
+    received,
+    types,
+    shadow,
+    el: (tag: string) => win.document.querySelector(`[data-cslp="${tag}"]`) as HTMLElement,
+  };
+}
+
+export const PRICE_SHOWN = '<data data-cslp="page.page-4711.en-GB.price">£779</data>';
+export const pressEscape = (win: PageWindow) =>
+  win.document.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+
+/** Fake `setTimeout` from here on (the builder's timers); happy-dom delivers messages on its own, real timers. */
+export function fakeTimers(t: Test) {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.teardown(() => mock.timers.reset());
+}
+export const delivered = (win: PageWindow) => new Promise((resolve) => win.setTimeout(resolve, 20));
+/** An editor request under fake timers: the library's zero-delay timers run, the clock stays. */
+export async function pumped<T>(win: PageWindow, request: Promise<T>): Promise<T> {
+  let settled = false;
+  const result = request.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    mock.timers.tick(0);
+    await delivered(win);
+  }
+  return result;
+}
+
+/** happy-dom has no layout: the field reports the box a browser would; `grow` is what wrapping does. */
+export function layoutBox(element: HTMLElement): { grow(height: number): void } {
+  let height = 40;
+  element.getBoundingClientRect = () =>
+    ({ top: 100, left: 10, right: 310, bottom: 100 + height, width: 300, height, x: 10, y: 100 }) as DOMRect;
+  return {
+    grow(next) {
+      height = next;
+    },
+  };
+}
