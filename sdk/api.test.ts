@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { createLivePreview } from './api.ts';
-import { framedSite, settle } from './test-editor.ts';
+import { fakeTime, framedSite } from './test-editor.ts';
 
 /** The public API in a framed page, with the real editor library on the other side. */
 
@@ -10,8 +10,10 @@ const globals = globalThis as { window?: unknown };
 
 function api(t: Test, url = PAGE) {
   const framed = framedSite({ url });
-  const editor = framed.editor('live-preview');
-  editor.on('init', () => ({ windowType: 'preview' }));
+  const time = fakeTime(t, framed);
+  const manager = framed.editor('live-preview');
+  const editor = { send: (type: string, payload?: unknown) => time.settled(manager.send(type, payload)) };
+  manager.on('init', () => ({ windowType: 'preview' }));
   globals.window = framed.site;
   const layer = createLivePreview({ sanitizer: () => Promise.reject(new Error('not in this test')) });
   const init = layer.init;
@@ -25,7 +27,7 @@ function api(t: Test, url = PAGE) {
     delete globals.window;
     await framed.close();
   });
-  return { layer, editor };
+  return { ...time, layer, editor };
 }
 
 function console(t: Test, level: 'warn' | 'error'): string[] {
@@ -51,13 +53,13 @@ t.test('version, hash and config are readable before init, from the page URL', a
 });
 
 t.test('subscribers registered before init run on entry changes after it', async (t) => {
-  const { layer, editor } = api(t);
+  const { layer, editor, advance } = api(t);
   const calls: string[] = [];
   layer.onEntryChange(() => calls.push('entry'));
   layer.onLiveEdit(() => calls.push('live'));
   t.same(calls, ['entry'], 'onEntryChange calls at once, onLiveEdit does not');
   await layer.init({ ssr: false });
-  await settle(50);
+  await advance(50);
   t.same(calls, ['entry'], 'init after parsing runs nobody (3.2.5)');
   await editor.send('client-data-send', { hash: 'h2' });
   t.same(calls, ['entry', 'entry', 'live']);
@@ -66,7 +68,7 @@ t.test('subscribers registered before init run on entry changes after it', async
 
 t.test('unsubscribing by id or by callback, before and after init; unknown ones warn', async (t) => {
   const warnings = console(t, 'warn');
-  const { layer, editor } = api(t);
+  const { layer, editor, advance } = api(t);
   const calls: string[] = [];
   const byId = layer.onLiveEdit(() => calls.push('by id'));
   const callback = () => calls.push('by callback');
@@ -76,7 +78,7 @@ t.test('unsubscribing by id or by callback, before and after init; unknown ones 
   layer.unsubscribeOnEntryChange(byId);
   await layer.init({ ssr: false });
   layer.unsubscribeOnEntryChange(callback);
-  await settle(50);
+  await advance(50);
   await editor.send('client-data-send', { hash: 'h2' });
   t.same(calls, ['after']);
   layer.unsubscribeOnEntryChange(byId);

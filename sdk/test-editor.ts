@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { mock } from 'node:test';
 import { Window } from 'happy-dom';
+import type { Test } from 'tap';
 import type { PageWindow } from './dom.ts';
 import './test-globals.ts';
 
@@ -8,6 +10,10 @@ import './test-globals.ts';
  * that `postMessage` behaves as in a browser — delivered asynchronously, structured-cloned, with
  * `origin` and `source` set, and dropped when the target origin does not match. The editor side is
  * the real `@contentstack/advanced-post-message`, as in the Contentstack app.
+ *
+ * Tests do not wait on the wall clock: `fakeTime` puts the layer's and the library's timers on a
+ * clock the test moves, while messages are delivered as their own tasks (`setImmediate`), so
+ * `delivered()` can tell when every message in flight, and every message it caused, has arrived.
  */
 
 type AdvPostMessage = typeof import('@contentstack/advanced-post-message');
@@ -29,7 +35,18 @@ interface WindowProxyLike {
   closed: boolean;
 }
 
-function proxy(target: Window, senderOrigin: string, sender: () => unknown, log: Posted[]): WindowProxyLike {
+/** Messages posted and not yet dispatched, across both windows of a framed site. */
+interface InFlight {
+  count: number;
+}
+
+function proxy(
+  target: Window,
+  senderOrigin: string,
+  sender: () => unknown,
+  log: Posted[],
+  inFlight: InFlight,
+): WindowProxyLike {
   const ownOrigin = new URL(target.location.href).origin;
   return {
     closed: false,
@@ -37,11 +54,14 @@ function proxy(target: Window, senderOrigin: string, sender: () => unknown, log:
       log.push({ message: structuredClone(message) as Record<string, unknown>, targetOrigin });
       if (targetOrigin !== '*' && targetOrigin !== ownOrigin) return;
       const data = structuredClone(message);
-      setTimeout(() => {
+      inFlight.count++;
+      // A task of its own, as in a browser; not a timer, so a faked clock does not hold it up.
+      setImmediate(() => {
+        inFlight.count--;
         target.dispatchEvent(
           new target.MessageEvent('message', { data, origin: senderOrigin, source: sender() as never }),
         );
-      }, 0);
+      });
     },
   };
 }
@@ -60,6 +80,11 @@ export interface FramedSite {
   editor(channel: string): EventManager;
   /** Posts `data` into the site as if from another window and origin. */
   inject(data: unknown, from: { origin: string; source?: unknown }): void;
+  /**
+   * Resolves once no message is in flight: every message posted so far, and every message its
+   * handlers posted in turn, has been dispatched and handled (handlers' promise jobs included).
+   */
+  delivered(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,9 +96,10 @@ export function framedSite(options: { url?: string; editorOrigin?: string } = {}
   const toEditor: Posted[] = [];
   const toSite: Posted[] = [];
   const siteOrigin = new URL(site.location.href).origin;
+  const inFlight: InFlight = { count: 0 };
   let siteProxy: WindowProxyLike;
-  const parent = proxy(editorWindow, siteOrigin, () => siteProxy, toEditor);
-  siteProxy = proxy(happySite, editorOrigin, () => parent, toSite);
+  const parent = proxy(editorWindow, siteOrigin, () => siteProxy, toEditor, inFlight);
+  siteProxy = proxy(happySite, editorOrigin, () => parent, toSite, inFlight);
   Object.defineProperty(site, 'parent', { value: parent, configurable: true });
   const managers: EventManager[] = [];
 
@@ -109,6 +135,11 @@ export function framedSite(options: { url?: string; editorOrigin?: string } = {}
         }),
       );
     },
+    async delivered() {
+      // Each turn lets every dispatch scheduled so far run, with the promise jobs it starts.
+      do await new Promise((resolve) => setImmediate(resolve));
+      while (inFlight.count > 0);
+    },
     async close() {
       for (const manager of managers) manager.destroy({ soft: true });
       await happySite.happyDOM.close();
@@ -117,5 +148,56 @@ export function framedSite(options: { url?: string; editorOrigin?: string } = {}
   };
 }
 
-/** Resolves after pending message deliveries (each is one macrotask). */
-export const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Time as a test moves it. */
+export interface FakeTime {
+  /** Moves the clock `ms` forward in small steps, delivering the messages each step causes. */
+  advance(ms: number): Promise<void>;
+  /**
+   * Awaits a promise that needs the library's zero-delay timers (an editor request and its answer):
+   * delivers and runs them, without moving the clock, until it settles.
+   */
+  settled<T>(pending: Promise<T>): Promise<T>;
+}
+
+/** Whether the clock is faked, by the current test. */
+let faked = false;
+
+/** Steps of `advance`: a debounce or throttle fires within 5 ms of its time, as on a real clock. */
+const STEP_MS = 5;
+/** Turns `settled` allows before it calls a promise stuck: far more than any exchange takes. */
+const MAX_TURNS = 1_000;
+
+/** The layer's and the library's `setTimeout` and `setInterval` on a clock the test moves, for this test. */
+export function fakeTime(t: Test, framed: Pick<FramedSite, 'delivered'>): FakeTime {
+  // A test that frames two sites moves one clock for both.
+  if (!faked) {
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    faked = true;
+    t.teardown(() => {
+      mock.timers.reset();
+      faked = false;
+    });
+  }
+  const turn = async (ms: number) => {
+    mock.timers.tick(ms);
+    await framed.delivered();
+  };
+  return {
+    async advance(ms) {
+      await framed.delivered();
+      for (let left = ms; left > 0; left -= STEP_MS) await turn(Math.min(STEP_MS, left));
+    },
+    async settled(pending) {
+      let done = false;
+      const watched = pending.finally(() => {
+        done = true;
+      });
+      watched.catch(() => undefined);
+      for (let turns = 0; !done; turns++) {
+        if (turns === MAX_TURNS) throw new Error(`Still pending after ${MAX_TURNS} turns of the fake clock`);
+        await turn(0);
+      }
+      return watched;
+    },
+  };
+}

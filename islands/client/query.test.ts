@@ -1,3 +1,4 @@
+import { mock } from 'node:test';
 import t from 'tap';
 import type { GraphQLResult } from './http.ts';
 import { Query, type QueryState } from './query.ts';
@@ -116,17 +117,20 @@ t.test('the newest request wins: an older answer arriving late is dropped', asyn
 });
 
 t.test('a poll never cuts a request short, and stop() drops the answer in flight', async (t) => {
+  // The poll's timers on a clock the test moves.
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.teardown(() => mock.timers.reset());
   const { calls, fetcher } = scripted<string>();
   const query = new Query(fetcher, { page: 1 });
   const pending = query.start();
   query.startPolling(2);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  mock.timers.tick(20);
   t.equal(calls.length, 1, 'no poll while the first request runs');
   query.stop();
   t.ok(calls[0]?.signal.aborted);
   calls[0]?.answer({ data: 'late' });
   await pending;
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  mock.timers.tick(10);
   t.equal(calls.length, 1, 'polling stopped');
   t.equal(query.snapshot().state, 'loading', 'nothing changes after stop');
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { startBuilder } from './builder.ts';
@@ -13,9 +13,9 @@ import { PAGE, start, TITLE } from './test-builder.ts';
  */
 
 t.test('hovering a field outlines it and shows its field type on the cursor', async (t) => {
-  const { win, shadow, el, types } = start(t);
+  const { win, shadow, el, types, advance } = start(t);
   el(TITLE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true, clientX: 5, clientY: 5 }));
-  await settle(80);
+  await advance(80);
   t.notOk((shadow.querySelector('.visual-builder__hover-outline') as HTMLElement).hidden, 'outline shown');
   t.equal(shadow.querySelector('.visual-builder__cursor')?.getAttribute('data-icon'), 'singleline');
   t.ok(shadow.querySelector('.visual-builder__cursor')?.classList.contains('visible'));
@@ -23,22 +23,22 @@ t.test('hovering a field outlines it and shows its field type on the cursor', as
 });
 
 t.test('a field without update permission gets the grey outline and the reason in the toolbar', async (t) => {
-  const { win, shadow, el } = start(t, { update: false });
+  const { win, shadow, el, advance } = start(t, { update: false });
   el(TITLE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true }));
-  await settle(80);
+  await advance(80);
   t.ok(shadow.querySelector('.visual-builder__hover-outline--disabled'), 'grey outline');
   el(TITLE).click();
-  await settle(80);
+  await advance(80);
   t.match(shadow.querySelector('.tb-reason')?.textContent, 'You do not have permission to edit this entry');
   t.notOk(el(TITLE).hasAttribute('contenteditable'), 'not editable');
 });
 
 t.test('deselecting without input sends no update-field; an overlay click deselects', async (t) => {
-  const { win, types, shadow, el } = start(t);
+  const { win, types, shadow, el, advance } = start(t);
   el(TITLE).click();
-  await settle(80);
+  await advance(80);
   (shadow.querySelector('.visual-builder__overlay--top') as HTMLElement).click();
-  await settle(50);
+  await advance(50);
   t.notOk(shadow.querySelector('.visual-builder__overlay__wrapper.visible'));
   t.notOk(types().includes('update-field'));
   t.notOk(win.document.querySelector('[contenteditable]'));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { startBuilder } from './builder.ts';
@@ -10,6 +10,7 @@ import { PAGE } from './test-builder.ts';
 
 t.test('an empty multiple field gets a placeholder whose button adds the first instance', async (t) => {
   const framed = framedSite({ url: PAGE });
+  const { advance } = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML =
     '<section class="visual-builder__empty-block-parent" data-cslp="page.p1.en-GB.items"></section>';
@@ -29,16 +30,16 @@ t.test('an empty multiple field gets a placeholder whose button adds the first i
     channel.destroy();
     await framed.close();
   });
-  await settle(50);
+  await advance(50);
   const block = win.document.querySelector('.visual-builder__empty-block');
   t.equal(
     block?.querySelector('.visual-builder__empty-block-title')?.textContent,
     'There are no Items on this page yet.',
   );
   (win.document.querySelector('.visual-builder__empty-block button') as HTMLButtonElement).click();
-  await settle(50);
+  await advance(50);
   t.match(adds, [{ index: 0, fieldMetadata: { cslpValue: 'page.p1.en-GB.items' } }]);
   win.document.querySelector('section')?.classList.remove('visual-builder__empty-block-parent');
-  await settle(150);
+  await advance(150);
   t.notOk(win.document.querySelector('.visual-builder__empty-block'), 'removed once the field is no longer empty');
 });

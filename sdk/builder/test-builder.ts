@@ -1,8 +1,7 @@
-import { mock } from 'node:test';
 import type { Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
 import type { PageWindow } from '../dom.ts';
-import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
+import { EDITOR_ORIGIN, type EventManager, type FakeTime, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { startBuilder } from './builder.ts';
@@ -20,11 +19,17 @@ export const SCHEMA = {
   price: { data_type: 'number', uid: 'price', display_name: 'Price' },
 };
 
+/** The editor's side for a test: its requests settle on the test's clock. */
+function requests(manager: EventManager, time: FakeTime) {
+  return { send: (type: string, payload?: unknown) => time.settled(manager.send(type, payload)) };
+}
+
 export function start(
   t: Test,
   options: { schema?: unknown; update?: boolean; answers?: Record<string, (data: unknown) => unknown> } = {},
 ) {
   const framed = framedSite({ url: PAGE });
+  const time = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML = `<main><h1 data-cslp="${TITLE}">AquaSense</h1><data data-cslp="${PRICE}">779</data><p>plain</p></main>`;
   const editor = framed.editor('visual-builder');
@@ -71,8 +76,9 @@ export function start(
   return {
     win,
     config,
-    editor,
-    livePreviewEditor: framed.editor('live-preview'),
+    ...time,
+    editor: requests(editor, time),
+    livePreviewEditor: requests(framed.editor('live-preview'), time),
     received,
     types,
     shadow,
@@ -83,25 +89,6 @@ export function start(
 export const PRICE_SHOWN = '<data data-cslp="page.page-4711.en-GB.price">£779</data>';
 export const pressEscape = (win: PageWindow) =>
   win.document.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
-
-/** Fake `setTimeout` from here on (the builder's timers); happy-dom delivers messages on its own, real timers. */
-export function fakeTimers(t: Test) {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  t.teardown(() => mock.timers.reset());
-}
-export const delivered = (win: PageWindow) => new Promise((resolve) => win.setTimeout(resolve, 20));
-/** An editor request under fake timers: the library's zero-delay timers run, the clock stays. */
-export async function pumped<T>(win: PageWindow, request: Promise<T>): Promise<T> {
-  let settled = false;
-  const result = request.finally(() => {
-    settled = true;
-  });
-  while (!settled) {
-    mock.timers.tick(0);
-    await delivered(win);
-  }
-  return result;
-}
 
 /** happy-dom has no layout: the field reports the box a browser would; `grow` is what wrapping does. */
 export function layoutBox(element: HTMLElement): { grow(height: number): void } {

@@ -1,22 +1,30 @@
-import t from 'tap';
+import { mock } from 'node:test';
+import t, { type Test } from 'tap';
 import { throttle } from './throttle.ts';
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The throttle's timers on a clock the test moves. */
+function clock(t: Test) {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.teardown(() => mock.timers.reset());
+  return (ms: number) => mock.timers.tick(ms);
+}
 
 t.test('sync runs at once, then at most once per window with the latest value', async (t) => {
+  const wait = clock(t);
   const runs: string[] = [];
   const sync = throttle((text: string) => runs.push(text), 60);
   sync('a');
   sync('ab');
   sync('abc');
   t.same(runs, ['a'], 'leading call only');
-  await wait(90);
+  wait(90);
   t.same(runs, ['a', 'abc'], 'trailing call with the latest text');
-  await wait(90);
+  wait(90);
   t.same(runs, ['a', 'abc'], 'nothing more without input');
 });
 
 t.test('flush sends the pending value now; cancel drops it', async (t) => {
+  const wait = clock(t);
   const runs: string[] = [];
   const sync = throttle((text: string) => runs.push(text), 60);
   sync('a');
@@ -26,6 +34,6 @@ t.test('flush sends the pending value now; cancel drops it', async (t) => {
   sync('c');
   sync('d');
   sync.cancel();
-  await wait(90);
+  wait(90);
   t.same(runs, ['a', 'b', 'c']);
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { startBuilder } from './builder.ts';
@@ -9,9 +9,9 @@ import { PAGE, PRICE, SCHEMA, start, TITLE } from './test-builder.ts';
 /** The focused field's toolbar: the invalid-tag badge, parent labels, the variant revert menu, comments, icons. */
 
 t.test('a field missing from the schema shows the invalid-tag badge', async (t) => {
-  const { el, shadow } = start(t, { schema: { price: SCHEMA.price } });
+  const { el, shadow, advance } = start(t, { schema: { price: SCHEMA.price } });
   el(TITLE).click();
-  await settle(80);
+  await advance(80);
   const badge = shadow.querySelector('[data-testid="visual-builder__focused-toolbar__error"]');
   t.equal(badge?.textContent, 'Error');
   t.match(badge?.getAttribute('data-tooltip'), /Invalid CSLP tag\nThe CSLP is invalid or incorrectly generated\./);
@@ -19,6 +19,7 @@ t.test('a field missing from the schema shows the invalid-tag badge', async (t) 
 
 t.test('toolbar: parent labels focus the parent; the variant revert menu sends the action', async (t) => {
   const framed = framedSite({ url: PAGE });
+  const { advance } = fakeTime(t, framed);
   const win = framed.site;
   const body = 'v2:page_template.dw_cs1.en-GB.body.0';
   win.document.body.innerHTML = `<section data-cslp="${body}"><h2 data-cslp="${body}.headline">H</h2></section>`;
@@ -49,12 +50,12 @@ t.test('toolbar: parent labels focus the parent; the variant revert menu sends t
   });
   const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
   (win.document.querySelector('h2') as HTMLElement).click();
-  await settle(100);
+  await advance(100);
   t.match(shadow.querySelector('.tb-label')?.textContent, /body › body\.headline/);
   const revert = Array.from(shadow.querySelectorAll('.tb-menu button')).map((b) => b.textContent);
   t.same(revert, ['Revert to base entry value', 'Restore sorted instances']);
   (shadow.querySelector('.tb-menu button') as HTMLButtonElement).click();
-  await settle(50);
+  await advance(50);
   t.same(received.find((r) => r.type === 'send-variant-revert-action-trigger')?.data, {
     fieldDataName: 'body.0.headline',
     action: 'revert_to_base_entry_value',
@@ -63,7 +64,7 @@ t.test('toolbar: parent labels focus the parent; the variant revert menu sends t
     locale: 'en-GB',
   });
   (shadow.querySelector('.tb-parents button') as HTMLButtonElement).click();
-  await settle(100);
+  await advance(100);
   const focuses = received.filter((r) => r.type === 'focus-field');
   t.match(focuses.at(-1)?.data, { DOMEditStack: [{ cslpValue: body }] }, 'the parent is focused');
 });
@@ -80,12 +81,12 @@ t.test('comments: the toolbar button opens the field comment modal with its disc
     },
   });
   existing.el(TITLE).click();
-  await settle(100);
+  await existing.advance(100);
   t.match(discussionRequests[0], { fieldMetadata: { cslpValue: TITLE }, fieldSchema: SCHEMA.title });
   const button = existing.shadow.querySelector(comment) as HTMLButtonElement;
   t.equal(button.getAttribute('aria-label'), 'View comments');
   button.click();
-  await settle(50);
+  await existing.advance(50);
   const opened = existing.received.find((r) => r.type === 'open-field-comment-modal')?.data;
   t.same(opened, {
     fieldMetadata: (existing.received[0]?.data as { fieldMetadata?: unknown } | undefined)?.fieldMetadata,
@@ -97,30 +98,30 @@ t.test('comments: the toolbar button opens the field comment modal with its disc
   // The editor does not answer the request (no handler): a new discussion.
   const failing = start(t);
   failing.el(TITLE).click();
-  await settle(100);
+  await failing.advance(100);
   const fallback = failing.shadow.querySelector(comment) as HTMLButtonElement;
   t.equal(fallback.getAttribute('aria-label'), 'Add comment');
   fallback.click();
-  await settle(50);
+  await failing.advance(50);
   t.match(failing.received.find((r) => r.type === 'open-field-comment-modal')?.data, { discussion: { uid: 'new' } });
 
   // The editor says there are no comments for this field.
   const none = start(t, { answers: { 'get-discussion-id-for-comment-modal': () => ({ error: true }) } });
   none.el(TITLE).click();
-  await settle(100);
+  await none.advance(100);
   t.notOk(none.shadow.querySelector(comment), 'no button');
   t.ok(none.shadow.querySelector('[data-testid="visual-builder-form"]'), 'the rest of the toolbar is there');
 });
 
 t.test('field-type icons on the cursor and the toolbar label', async (t) => {
-  const { win, el, shadow } = start(t);
+  const { win, el, shadow, advance } = start(t);
   el(PRICE).dispatchEvent(new win.MouseEvent('mousemove', { bubbles: true, clientX: 5, clientY: 5 }));
-  await settle(80);
+  await advance(80);
   const cursorPath = shadow.querySelector('.visual-builder__cursor-icon svg path')?.getAttribute('d');
   t.equal(cursorPath, 'M6 2 4 14M12 2l-2 12M2 6h12M2 10h12', 'the number icon');
   t.match(shadow.querySelector('.visual-builder__cursor-icon')?.textContent, 'Number');
   el(TITLE).click();
-  await settle(80);
+  await advance(80);
   t.equal(
     shadow.querySelector('.tb-label svg path')?.getAttribute('d'),
     'M3 3h10M8 3v10',

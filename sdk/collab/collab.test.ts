@@ -1,5 +1,4 @@
 import t from 'tap';
-import { settle } from '../test-editor.ts';
 import { h1, start, THREAD } from './test-collab.ts';
 
 /**
@@ -11,17 +10,17 @@ import { h1, start, THREAD } from './test-collab.ts';
 t.test('pause hides pins and ignores clicks; enable and disable from the editor', async (t) => {
   const s = start(t, { payload: [THREAD] });
   await s.inject('collab-disable', { collab: { fromShare: true } });
-  await settle(20);
+  await s.advance(20);
   t.ok(s.$('.collab-pins')?.classList.contains('collab-pins--paused'));
   s.click(h1(s.win));
   t.equal(s.$('.collab-thread'), null);
   await s.inject('collab-enable', { collab: { fromShare: true, isFeedbackMode: true } });
-  await settle(20);
+  await s.advance(20);
   t.notOk(s.$('.collab-pins')?.classList.contains('collab-pins--paused'));
   s.click(h1(s.win));
   t.ok(s.$('.collab-thread'));
   await s.inject('collab-disable', { collab: {} });
-  await settle(20);
+  await s.advance(20);
   t.equal(s.config.collab.enable, false);
   t.equal(s.config.collab.isFeedbackMode, false);
   t.equal(s.$('.collab-thread'), null);
@@ -39,18 +38,18 @@ t.test('highlighted-comment icons open the field comment modal and are removed o
       { fieldMetadata: field, fieldSchema: { uid: 'title' }, discussion: { uid: 'd1' }, absolutePath: 'title' },
     ],
   });
-  await settle(20);
+  await s.advance(20);
   const icon = s.$('.collab-comment-icon') as HTMLButtonElement;
   t.ok(icon, 'one icon next to the title');
   t.equal(s.$$('.collab-comment-icon').length, 1);
   icon.click();
-  await settle(40);
+  await s.advance(40);
   t.same(opened, [
     { fieldMetadata: field, discussion: { uid: 'd1' }, fieldSchema: { uid: 'title' }, absolutePath: 'title' },
   ]);
   t.equal(s.$('.collab-thread'), null, 'the icon click starts no thread');
   await s.inject('remove-highlighted-comments', undefined);
-  await settle(20);
+  await s.advance(20);
   t.equal(s.$$('.collab-comment-icon').length, 0);
 });
 
@@ -59,7 +58,7 @@ t.test('an editor message without its collab object is logged and ignored', asyn
   s.click(h1(s.win));
   await s.inject('collab-disable', {});
   await s.inject('collab-enable', { enable: false });
-  await settle(20);
+  await s.advance(20);
   t.equal(s.config.collab.enable, true);
   t.ok(s.$('.collab-thread'), 'the popup stays open');
 });

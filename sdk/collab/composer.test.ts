@@ -1,5 +1,4 @@
 import t from 'tap';
-import { settle } from '../test-editor.ts';
 import { h1, ME, start } from './test-collab.ts';
 import { LENGTH_ERROR, MENTION_ERROR } from './text.ts';
 
@@ -21,7 +20,7 @@ t.test('feedback click makes a pin and popup; first post creates the thread, the
   t.equal(s.$('.collab-counter')?.textContent, '35/500');
   t.equal(Number((s.$('textarea') as HTMLTextAreaElement).rows), 3);
   s.button('Post').click();
-  await settle(80);
+  await s.advance(80);
   const create = s.sent.find((m) => m.type === 'collab-create-thread');
   t.same(create?.data, {
     elementXPath: '/html[1]/body[1]/main[1]/h1[1]',

@@ -3,7 +3,7 @@ import { applyInit, applyUrl } from '../config/config.ts';
 import { baseConfig } from '../config/defaults.ts';
 import { startLayer } from '../live-preview/live-preview.ts';
 import { createSubscribers } from '../live-preview/subscribers.ts';
-import { framedSite, settle } from '../test-editor.ts';
+import { fakeTime, framedSite } from '../test-editor.ts';
 import * as chunk from './collab.ts';
 
 /**
@@ -24,6 +24,7 @@ const THREAD = {
 
 function start(t: Test, collab: Record<string, unknown>) {
   const framed = framedSite({ url: PAGE });
+  const time = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML = '<h1 data-cslp="page.page-4711.en-GB.title">AquaSense</h1>';
   const lp = framed.editor('live-preview');
@@ -49,12 +50,13 @@ function start(t: Test, collab: Record<string, unknown>) {
   const pins = () =>
     win.document.querySelector('[data-testid="collab__container"]')?.shadowRoot?.querySelectorAll('.collab-pin')
       .length ?? 0;
-  return { win, config, vb, loads: () => loads, pins };
+  const send = (type: string, payload: unknown) => time.settled(vb.send(type, payload));
+  return { ...time, win, config, send, loads: () => loads, pins };
 }
 
 t.test('enabled in the init reply: loaded at once, with the reply threads as pins', async (t) => {
   const s = start(t, { enable: true, isFeedbackMode: true, payload: [THREAD] });
-  await settle(100);
+  await s.advance(100);
   t.equal(s.loads(), 1);
   t.equal(s.config.collab.payload.length, 1);
   t.equal(s.pins(), 1);
@@ -62,16 +64,16 @@ t.test('enabled in the init reply: loaded at once, with the reply threads as pin
 
 t.test('disabled: not loaded until collab-enable, then enabled once', async (t) => {
   const s = start(t, { enable: false });
-  await settle(100);
+  await s.advance(100);
   t.equal(s.loads(), 0);
   t.equal(s.win.document.querySelector('[data-testid="collab__container"]'), null);
-  await s.vb.send('collab-enable', { collab: { enable: true, isFeedbackMode: true } });
-  await settle(50);
+  await s.send('collab-enable', { collab: { enable: true, isFeedbackMode: true } });
+  await s.advance(50);
   t.equal(s.loads(), 1);
   t.equal(s.config.collab.enable, true);
   t.equal(s.config.collab.isFeedbackMode, true);
-  await s.vb.send('collab-disable', { collab: {} });
-  await s.vb.send('collab-enable', { collab: { enable: true } });
-  await settle(50);
+  await s.send('collab-disable', { collab: {} });
+  await s.send('collab-enable', { collab: { enable: true } });
+  await s.advance(50);
   t.equal(s.loads(), 1, 'the chunk handles later messages itself');
 });

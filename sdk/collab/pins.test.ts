@@ -1,5 +1,4 @@
 import t from 'tap';
-import { settle } from '../test-editor.ts';
 import { BOB_COMMENT, h1, ME, start, THREAD } from './test-collab.ts';
 
 /** Pins: where they come from, who may change their comments, retries for missing elements, following the page. */
@@ -19,7 +18,7 @@ t.test('pins render from the payload; only the author may edit or delete', async
   t.equal(s.$('.collab-pin')?.getAttribute('threaduid'), 'th-old');
   t.equal(s.$('.collab-pin')?.title, 'Bob Marley', "the pin's tooltip names its author");
   s.click(s.$('.collab-pin') as HTMLElement);
-  await settle(60);
+  await s.advance(60);
   t.equal(s.$('.collab-thread__title')?.textContent, '2 Comments');
   t.equal(s.$('.collab-avatar')?.title, 'Ada Lovelace', "an avatar's tooltip names the author");
   const cards = s.$$('[data-testid="collab-comment"]');
@@ -31,7 +30,7 @@ t.test('pins render from the payload; only the author may edit or delete', async
   t.equal(s.button('Update').textContent, 'Update');
   s.type('Mine, edited');
   s.button('Update').click();
-  await settle(60);
+  await s.advance(60);
   t.same(s.sent.find((m) => m.type === 'collab-edit-comment')?.data, {
     threadUid: 'th-old',
     commentUid: 'c-ada',
@@ -40,7 +39,7 @@ t.test('pins render from the payload; only the author may edit or delete', async
   t.equal(s.$$('.collab-comment__message')[0]?.textContent, 'Mine, edited');
   const del = s.$$('[data-testid="collab-comment"]')[0]?.querySelectorAll('button')[1] as HTMLButtonElement;
   del.click();
-  await settle(60);
+  await s.advance(60);
   t.equal(s.$('.collab-thread__title')?.textContent, '1 Comment');
   t.notOk(s.sent.some((m) => m.type === 'collab-delete-thread'));
 });
@@ -49,12 +48,12 @@ t.test('a missing element is retried 5 times, then reported', async (t) => {
   const s = start(t);
   const missing = { ...THREAD, _id: 'th-gone', elementXPath: '/html[1]/body[1]/aside[1]' };
   await s.inject('collab-data-update', { collab: { payload: [missing] } });
-  await settle(60);
+  await s.advance(60);
   t.notOk(
     s.sent.some((m) => m.type === 'collab-missing-threads'),
     'still retrying',
   );
-  await settle(150);
+  await s.advance(150);
   t.same(s.sent.find((m) => m.type === 'collab-missing-threads')?.data, {
     payload: { isElementPresent: false },
     threadUids: ['th-gone'],
@@ -65,13 +64,13 @@ t.test('a missing element that appears during the retries gets its pin', async (
   const s = start(t);
   const late = { ...THREAD, _id: 'th-late', elementXPath: '/html[1]/body[1]/aside[1]' };
   await s.inject('collab-data-update', { collab: { payload: [late] } });
-  await settle(30);
+  await s.advance(30);
   s.win.document.body.append(s.win.document.createElement('aside'));
-  await settle(200);
+  await s.advance(200);
   t.equal(s.$('.collab-pin')?.getAttribute('threaduid'), 'th-late');
   t.notOk(s.sent.some((m) => m.type === 'collab-missing-threads'));
   await s.inject('collab-threads-remove', { threadUids: ['th-late'] });
-  await settle(20);
+  await s.advance(20);
   t.equal(s.$$('.collab-pin').length, 0);
 });
 
@@ -84,10 +83,10 @@ t.test("a new thread is created from its pin's attributes; a pin without them cr
   pin.setAttribute('relative', 'somewhere');
   s.type('First');
   s.button('Post').click();
-  await settle(60);
+  await s.advance(60);
   pin.removeAttribute('field-path');
   s.button('Post').click();
-  await settle(60);
+  await s.advance(60);
   t.notOk(
     s.sent.some((m) => m.type === 'collab-create-thread'),
     'Invalid relative attribute, then Invalid field attributes: no thread',
@@ -96,7 +95,7 @@ t.test("a new thread is created from its pin's attributes; a pin without them cr
   pin.setAttribute('field-path', '/html[1]/body[1]/main[1]/p[1]');
   pin.setAttribute('relative', 'x: 0.25, y: 0.5');
   s.button('Post').click();
-  await settle(80);
+  await s.advance(80);
   t.match(s.sent.find((m) => m.type === 'collab-create-thread')?.data, {
     elementXPath: '/html[1]/body[1]/main[1]/p[1]',
     position: { x: 0.25, y: 0.5 },

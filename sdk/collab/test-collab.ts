@@ -1,6 +1,6 @@
 import type { Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
+import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { type Comment, startCollab, type Thread } from './collab.ts';
@@ -19,6 +19,7 @@ export const USERS = [
 
 export function start(t: Test, options: { payload?: Thread[]; comments?: Comment[]; empty?: string[] } = {}) {
   const framed = framedSite({ url: PAGE });
+  const time = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML = '<main><h1 data-cslp="page.p1.en.title">Title</h1><p>Body</p></main>';
   const editor = framed.editor('visual-builder');
@@ -96,8 +97,9 @@ export function start(t: Test, options: { payload?: Thread[]; comments?: Comment
       new win.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }),
     );
   const button = (text: string) => $$('button').find((b) => b.textContent === text) as HTMLButtonElement;
-  const inject = (type: string, payload: unknown) => editor.send(type, payload);
+  const inject = (type: string, payload: unknown) => time.settled(editor.send(type, payload));
   return {
+    ...time,
     win,
     config,
     editor,

@@ -1,6 +1,4 @@
-import { mock } from 'node:test';
 import t from 'tap';
-import { settle } from '../test-editor.ts';
 import { BOB_COMMENT, h1, ME, start, THREAD } from './test-collab.ts';
 
 /** The thread popup: deleting, resolving, empty replies, paging, re-placement while typing. */
@@ -9,9 +7,9 @@ t.test('deleting the last comment deletes the thread', async (t) => {
   const mine = { ...BOB_COMMENT, _id: 'c-ada', message: 'Mine', createdBy: ME.uid, author: ME.email };
   const s = start(t, { payload: [THREAD], comments: [mine] });
   s.click(s.$('.collab-pin') as HTMLElement);
-  await settle(60);
+  await s.advance(60);
   s.button('Delete').click();
-  await settle(80);
+  await s.advance(80);
   t.same(s.sent.find((m) => m.type === 'collab-delete-thread')?.data, { threadUid: 'th-old' });
   t.equal(s.$$('.collab-pin').length, 0);
   t.equal(s.$('.collab-thread'), null);
@@ -20,9 +18,9 @@ t.test('deleting the last comment deletes the thread', async (t) => {
 t.test('resolve closes the popup and removes the pin; reopen renders it again', async (t) => {
   const s = start(t, { payload: [THREAD], comments: [BOB_COMMENT] });
   s.click(s.$('.collab-pin') as HTMLElement);
-  await settle(60);
+  await s.advance(60);
   s.button('Resolve').click();
-  await settle(60);
+  await s.advance(60);
   t.same(s.sent.find((m) => m.type === 'collab-resolve-thread')?.data, {
     threadUid: 'th-old',
     payload: { threadState: 2 },
@@ -30,16 +28,16 @@ t.test('resolve closes the popup and removes the pin; reopen renders it again', 
   t.equal(s.$('.collab-thread'), null);
   t.equal(s.$$('.collab-pin').length, 0);
   await s.inject('collab-thread-reopen', { thread: { ...THREAD, threadState: 2 } });
-  await settle(40);
+  await s.advance(40);
   t.equal(s.$('.collab-pin')?.getAttribute('threaduid'), 'th-old');
 });
 
 t.test('an empty reply is an error and changes nothing', async (t) => {
   const s = start(t, { payload: [THREAD], comments: [BOB_COMMENT], empty: ['collab-resolve-thread'] });
   s.click(s.$('.collab-pin') as HTMLElement);
-  await settle(60);
+  await s.advance(60);
   s.button('Resolve').click();
-  await settle(60);
+  await s.advance(60);
   t.ok(s.$('.collab-thread'), 'popup stays open');
 });
 
@@ -48,12 +46,12 @@ t.test('comments page 10 at a time, more near the end of the list', async (t) =>
   const s = start(t, { payload: [THREAD], comments: many });
   s.click(s.$('.collab-pin') as HTMLElement);
   t.equal(s.$$('.collab-skeleton').length, 3, 'loading skeletons while the first page comes');
-  await settle(60);
+  await s.advance(60);
   t.equal(s.$$('[data-testid="collab-comment"]').length, 10);
   t.equal(s.$('.collab-thread__title')?.textContent, '23 Comments');
   const list = s.$('[data-testid="collab-thread-list"]') as HTMLElement;
   list.dispatchEvent(new s.win.Event('scroll'));
-  await settle(60);
+  await s.advance(60);
   t.equal(s.$$('[data-testid="collab-comment"]').length, 20);
   t.same(
     s.sent.filter((m) => m.type === 'collab-fetch-comments').map((m) => m.data),
@@ -67,9 +65,7 @@ t.test('comments page 10 at a time, more near the end of the list', async (t) =>
 t.test('typing places the popup again, 200 ms after the last input (fake timers)', async (t) => {
   const s = start(t);
   s.click(h1(s.win));
-  // Placement is asynchronous (Floating UI): its first steps run in microtasks.
-  const flushed = () => new Promise((resolve) => setImmediate(resolve));
-  await flushed();
+  await s.advance(0);
   // happy-dom lays nothing out, so where the popup goes is checked in Chromium
   // (test/e2e/collab.test.ts); here, when: each placement measures the pin.
   const pin = s.$('.collab-pin--active') as HTMLElement;
@@ -79,15 +75,11 @@ t.test('typing places the popup again, 200 ms after the last input (fake timers)
     measured++;
     return rect();
   };
-  mock.timers.enable({ apis: ['setTimeout'] });
-  t.teardown(() => mock.timers.reset());
   s.type('Line one');
-  mock.timers.tick(150);
+  await s.advance(150);
   s.type('Line one, two');
-  mock.timers.tick(199);
-  await flushed();
+  await s.advance(199);
   t.equal(measured, 0, 'not while typing');
-  mock.timers.tick(1);
-  await flushed();
+  await s.advance(1);
   t.equal(measured, 1, 'placed again once typing paused');
 });

@@ -4,7 +4,7 @@ import { applyInit } from '../config/config.ts';
 import { baseConfig } from '../config/defaults.ts';
 import type { Config } from '../config/types.ts';
 import type { PageWindow } from '../dom.ts';
-import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { createEditButton } from './edit-button.ts';
@@ -173,7 +173,7 @@ t.test('inside the editor, Edit asks the real editor to scroll to the field', as
   createEditButton(win, config, channel).toggle();
   hover(win, '#inner');
   (tooltip(win)?.firstElementChild as HTMLElement | undefined)?.click();
-  await settle();
+  await framed.delivered();
   t.same(asked, [
     {
       field: 'body_components.0.headline',

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { applyInit, applyUrl } from '../config/config.ts';
 import { baseConfig } from '../config/defaults.ts';
 import type { InitData } from '../config/types.ts';
-import { type EventManager, framedSite, settle } from '../test-editor.ts';
+import { type EventManager, fakeTime, framedSite } from '../test-editor.ts';
 import { startLayer } from './live-preview.ts';
 import { createSubscribers } from './subscribers.ts';
 
@@ -16,6 +16,7 @@ const PAGE =
 
 function start(t: Test, init: InitData, options: { reply?: boolean; body?: string } = {}) {
   const framed = framedSite({ url: PAGE });
+  const time = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML = options.body ?? '<h1 data-cslp="page.page-4711.en-GB.title">AquaSense</h1>';
   const editors: Record<string, EventManager> = {
@@ -45,12 +46,15 @@ function start(t: Test, init: InitData, options: { reply?: boolean; body?: strin
     layer.destroy();
     await framed.close();
   });
-  return { framed, win, config, editors, received, changes: () => changes };
+  /** A request from the editor on one of its channels, settled on the test's clock. */
+  const send = (channel: string, type: string, payload?: unknown) =>
+    time.settled((editors[channel] ?? framed.editor(channel)).send(type, payload));
+  return { ...time, framed, win, config, editors, send, received, changes: () => changes };
 }
 
 t.test('client-side preview: init says shouldReload false, mode 1; entry changes reach the subscribers', async (t) => {
   const s = start(t, { ssr: false, stackDetails: { apiKey: 'k', environment: 'preview' } });
-  await settle(50);
+  await s.advance(50);
   t.same(s.received[0], {
     channel: 'live-preview',
     type: 'init',
@@ -59,46 +63,50 @@ t.test('client-side preview: init says shouldReload false, mode 1; entry changes
   t.equal(s.config.windowType, 'preview', 'the window type comes from the reply');
   t.match(s.config.stackDetails, { contentTypeUid: 'page', entryUid: 'page-4711' });
   const before = s.changes();
-  t.equal(await s.editors.livePreview?.send('client-data-send', { hash: 'h2' }), undefined);
+  t.equal(await s.send('livePreview', 'client-data-send', { hash: 'h2' }), undefined);
   t.equal(s.config.hash, 'h2');
   t.equal(s.config.stackSdk.live_preview.hash, 'h2');
   t.equal(s.changes(), before + 1, 'every subscriber runs once per change');
 });
 
 t.test('client-side preview asks check-entry-page every 1500 ms', async (t) => {
-  const started = Date.now();
   const s = start(t, { ssr: false });
   const checks = () => s.received.filter((r) => r.type === 'check-entry-page');
-  while (checks().length === 0 && Date.now() - started < 5000) await settle(25);
-  t.ok(Date.now() - started >= 1450, 'not before 1500 ms');
-  t.same(checks()[0], { channel: 'live-preview', type: 'check-entry-page', data: { href: PAGE } });
+  // The handshake, then the clock.
+  await s.advance(0);
+  await s.advance(1499);
+  t.equal(checks().length, 0, 'not before 1500 ms');
+  await s.advance(1);
+  t.same(checks(), [{ channel: 'live-preview', type: 'check-entry-page', data: { href: PAGE } }], 'then one');
+  await s.advance(1500);
+  t.equal(checks().length, 2, 'and every 1500 ms');
 });
 
 t.test('SSR preview: shouldReload true; a change only stores the hash, the editor reloads the frame', async (t) => {
   const s = start(t, { ssr: true });
-  await settle(50);
+  await s.advance(50);
   t.match(s.received[0], { data: { config: { shouldReload: true, mode: 1 } } });
   const before = s.changes();
-  await s.editors.livePreview?.send('client-data-send', { hash: 'h3' });
+  await s.send('livePreview', 'client-data-send', { hash: 'h3' });
   t.equal(s.config.hash, 'h3');
   t.equal(s.changes(), before);
 });
 
 t.test('history forward, backward and reload; anything else is answered with an error', async (t) => {
   const s = start(t, { ssr: false });
-  await settle(50);
+  await s.advance(50);
   const calls: string[] = [];
   s.win.history.forward = () => calls.push('forward');
   s.win.history.back = () => calls.push('back');
   s.win.history.go = () => calls.push('go');
-  for (const type of ['forward', 'backward', 'reload']) await s.editors.livePreview?.send('history', { type });
+  for (const type of ['forward', 'backward', 'reload']) await s.send('livePreview', 'history', { type });
   t.same(calls, ['forward', 'back', 'go']);
   const original = console.error;
   console.error = () => {};
   t.teardown(() => {
     console.error = original;
   });
-  await t.rejects(s.editors.livePreview?.send('history', { type: 'sideways' }) as Promise<unknown>, {
+  await t.rejects(s.send('livePreview', 'history', { type: 'sideways' }), {
     code: 'CODE_RETURNED_ERROR',
   });
 });
@@ -106,10 +114,11 @@ t.test('history forward, backward and reload; anything else is answered with an 
 t.test('a failed init is swallowed: no handlers, the window stays independent', async (t) => {
   const s = start(t, { ssr: false }, { reply: false });
   s.editors.livePreview?.destroy({ soft: true });
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // Past the 1000 ms the layer waits for an acknowledgement.
+  await s.advance(1100);
   t.equal(s.config.windowType, 'independent');
   const late = s.framed.editor('live-preview');
-  await t.rejects(late.send('client-data-send', { hash: 'x' }), { code: 'NO_REQUEST_LISTENER_FOUND' });
+  await t.rejects(s.settled(late.send('client-data-send', { hash: 'x' })), { code: 'NO_REQUEST_LISTENER_FOUND' });
 });
 
 t.test('builder mode: the visual-builder init decides the window; then send-variant-and-locale', async (t) => {
@@ -131,7 +140,7 @@ t.test('builder mode: the visual-builder init decides the window; then send-vari
   s.editors.visualBuilder?.on('send-variant-and-locale', () => {
     variantAndLocale++;
   });
-  await settle(200);
+  await s.advance(200);
   t.same(framedInit, [{ isSSR: false, href: PAGE }]);
   t.equal(s.config.windowType, 'builder', 'a later live-preview reply does not override the builder');
   t.equal(s.config.stackDetails.masterLocale, 'de-ch');
@@ -139,7 +148,7 @@ t.test('builder mode: the visual-builder init decides the window; then send-vari
   t.equal(variantAndLocale, 1);
   t.equal(s.win.document.getElementById('cslp-tooltip'), null, 'no edit button in the builder window');
   const before = s.changes();
-  await s.editors.livePreview?.send('client-data-send', { hash: 'h4' });
+  await s.send('livePreview', 'client-data-send', { hash: 'h4' });
   t.equal(s.changes(), before + 1);
 });
 
@@ -151,11 +160,10 @@ t.test('enable false: nothing is sent, tags are cleaned, the timeline still answ
       body: '<h1 data-cslp="page.p.en-GB.title" data-cslp-button-position="left">A</h1><p data-cslp="page.p.en-GB.x">B</p>',
     },
   );
-  await settle(50);
+  await s.advance(50);
   t.same(s.received, []);
   t.equal(s.win.document.querySelectorAll('[data-cslp], [data-cslp-button-position]').length, 0);
-  const timeline = s.framed.editor('timeline');
-  t.match(await timeline.send('send-current-base-route'), { url: /aquasense-60-dishwasher-4711$/ });
+  t.match(await s.send('timeline', 'send-current-base-route'), { url: /aquasense-60-dishwasher-4711$/ });
 });
 
 t.test('enable false without cleanCslpOnProduction keeps the tags', async (t) => {
@@ -165,14 +173,14 @@ t.test('enable false without cleanCslpOnProduction keeps the tags', async (t) =>
 
 t.test('leaving the page through a focused link sends url-change with its target', async (t) => {
   const s = start(t, { ssr: false }, { body: '<a id="next" href="/cs/oven-4712">Oven</a>' });
-  await settle(50);
+  await s.advance(50);
   const changes: unknown[] = [];
   s.editors.livePreview?.on('url-change', (event) => {
     changes.push(event.data);
   });
   (s.win.document.getElementById('next') as HTMLElement).focus();
   s.win.dispatchEvent(new s.win.Event('pagehide'));
-  await settle();
+  await s.advance(20);
   t.same(changes, [{ targetURL: 'https://www.halden.co.uk/cs/oven-4712' }]);
 });
 

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { until } from '../../test/until.ts';
 import type { PageWindow } from '../dom.ts';
 import { createRefresh } from './refresh.ts';
 
@@ -19,10 +20,6 @@ function fakeWindow(respond: (url: string, signal: AbortSignal) => Promise<Respo
   return { win, requested };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-};
-
 t.test('a change fetches the page with the new hash and morphs it', async (t) => {
   const { win, requested } = fakeWindow(async () => new Response('<html>draft</html>'));
   const morphed: string[] = [];
@@ -33,24 +30,26 @@ t.test('a change fetches the page with the new hash and morphs it', async (t) =>
     async () => (_win, html) => morphed.push(html),
   );
   refresh();
-  await until(() => morphed.length === 1);
+  await until(() => morphed.length === 1, { what: 'the morph' });
   t.same(requested, [
     'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h2&content_type_uid=page&entry_uid=4711',
   ]);
   t.same(morphed, ['<html>draft</html>']);
   hash = 'h3';
   refresh();
-  await until(() => morphed.length === 2);
+  await until(() => morphed.length === 2, { what: 'the second morph' });
   t.match(requested[1], 'live_preview=h3');
 });
 
 t.test('a newer change aborts the older one: stale content never lands', async (t) => {
+  let aborted = false;
   const { win } = fakeWindow(
     (url, signal) =>
       new Promise((resolve, reject) => {
         const delay = url.includes('slow') ? 50 : 5;
         const timer = setTimeout(() => resolve(new Response(url)), delay);
         signal.addEventListener('abort', () => {
+          aborted = url.includes('slow');
           clearTimeout(timer);
           reject(new DOMException('aborted', 'AbortError'));
         });
@@ -66,7 +65,8 @@ t.test('a newer change aborts the older one: stale content never lands', async (
   refresh();
   hash = 'fast';
   refresh();
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  // The slow request was called off: its answer can never come, so what landed is all that will.
+  await until(() => aborted && morphed.length === 1, { what: 'the fast change, the slow one aborted' });
   t.equal(morphed.length, 1);
   t.match(morphed[0], 'live_preview=fast');
 });
@@ -85,7 +85,7 @@ t.test('a failed fetch is logged and leaves the page as it is', async (t) => {
     () => 'h',
     async () => (_win, html) => morphed.push(html),
   )();
-  await until(() => logged.length > 0);
+  await until(() => logged.length > 0, { what: 'the logged failure' });
   t.same(logged, ['Could not update the preview with the latest content']);
   t.same(morphed, []);
 });

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import type { PageWindow } from '../dom.ts';
-import { EDITOR_ORIGIN, framedSite, settle } from '../test-editor.ts';
+import { EDITOR_ORIGIN, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
 import { handleTimeline } from './timeline.ts';
@@ -47,7 +47,7 @@ function setup(t: Test) {
     channel.destroy();
     await framed.close();
   });
-  return { win, editor, loads: () => loads, sanitized };
+  return { win, editor, delivered: framed.delivered, loads: () => loads, sanitized };
 }
 
 t.test('the base route is the page URL without its query', async (t) => {
@@ -105,11 +105,11 @@ t.test('a diff is sanitised before it touches the page, then removed with the or
 });
 
 t.test('a diff the layer cannot read is answered with an error, the page untouched', async (t) => {
-  const { win, editor } = setup(t);
+  const { win, editor, delivered } = setup(t);
   const before = win.document.body.innerHTML;
   await t.rejects(editor.send('diff-value', { type: 'compare', diff: { 'page.4711.en-GB.title': 42 } }), {
     code: 'CODE_RETURNED_ERROR',
   });
-  await settle();
+  await delivered();
   t.equal(win.document.body.innerHTML, before);
 });
