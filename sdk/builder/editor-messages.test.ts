@@ -1,48 +1,35 @@
 import t from 'tap';
-import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
-import { createChannel } from '../transport/channel.ts';
-import { createPeer } from '../transport/peer.ts';
-import { startBuilder } from './builder.ts';
-import { PAGE, SCHEMA, start, TITLE } from './test-builder.ts';
+import { bare, SCHEMA, start, TITLE } from './test-builder.ts';
 
 /** What the editor asks of the builder window, and the variant watch it starts. */
 
 t.test('editor requests: entries on the page, draft and variant marks, hide-focus-overlay', async (t) => {
-  const framed = framedSite({ url: PAGE });
-  const { advance, settled } = fakeTime(t, framed);
-  const win = framed.site;
-  win.document.body.innerHTML = `<h1 data-cslp="${TITLE}">AquaSense</h1><p data-cslp="page_template.dw.en-GB.body.0">x</p>
-    <p data-cslp="v2:page_template.dw_cs1.en-GB.body.1">y</p>`;
-  const editor = framed.editor('visual-builder');
+  const { win, editor, send, advance } = bare(
+    t,
+    `<h1 data-cslp="${TITLE}">AquaSense</h1><p data-cslp="page_template.dw.en-GB.body.0">x</p>
+    <p data-cslp="v2:page_template.dw_cs1.en-GB.body.1">y</p>`,
+  );
   const updates: unknown[] = [];
   editor.on('get-field-schema', () => ({ fieldSchemaMap: SCHEMA }));
   editor.on('update-field', (event) => {
     updates.push(event.data);
   });
-  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
-  const builder = startBuilder({ win, config: baseConfig(), channel });
-  t.teardown(async () => {
-    builder.destroy();
-    channel.destroy();
-    await framed.close();
-  });
-  t.same(await settled(editor.send('get-entries-in-current-page')), {
+  t.same(await send('get-entries-in-current-page'), {
     entriesInCurrentPage: [
       { entryUid: 'page-4711', contentTypeUid: 'page', locale: 'en-GB' },
       { entryUid: 'dw', contentTypeUid: 'page_template', locale: 'en-GB' },
     ],
   });
-  await settled(editor.send('show-draft-fields', { fields: [TITLE] }));
+  await send('show-draft-fields', { fields: [TITLE] });
   t.ok(win.document.querySelector('h1')?.classList.contains('visual-builder__draft-field'));
-  await settled(editor.send('remove-draft-fields'));
+  await send('remove-draft-fields');
   t.notOk(win.document.querySelector('.visual-builder__draft-field'));
-  await settled(editor.send('show-variant-fields', { variant_data: { variant: 'cs1', highlightVariantFields: true } }));
+  await send('show-variant-fields', { variant_data: { variant: 'cs1', highlightVariantFields: true } });
   const [, base, variant] = Array.from(win.document.querySelectorAll('[data-cslp]'));
   t.ok(variant?.classList.contains('visual-builder__variant-field'));
   t.ok(variant?.classList.contains('visual-builder__variant-field--outline'));
   t.ok(base?.classList.contains('visual-builder__base-field'));
-  await settled(editor.send('remove-variant-fields', { onlyHighlighted: true }));
+  await send('remove-variant-fields', { onlyHighlighted: true });
   t.notOk(variant?.classList.contains('visual-builder__variant-field--outline'));
   t.ok(variant?.classList.contains('visual-builder__variant-field'));
 
@@ -51,7 +38,7 @@ t.test('editor requests: entries on the page, draft and variant marks, hide-focu
   await advance(80);
   title.textContent = 'Changed';
   title.dispatchEvent(new win.Event('input', { bubbles: true }));
-  await settled(editor.send('hide-focus-overlay', { noTrigger: true }));
+  await send('hide-focus-overlay', { noTrigger: true });
   t.equal(title.textContent, 'AquaSense', 'noTrigger puts the text back');
   t.same(updates, [], 'and sends no update-field');
 });

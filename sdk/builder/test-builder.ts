@@ -24,6 +24,26 @@ function requests(manager: EventManager, time: FakeTime) {
   return { send: (type: string, payload?: unknown) => time.settled(manager.send(type, payload)) };
 }
 
+/**
+ * A builder over a page of the test's own, with no answers from the editor: the test gives the
+ * `editor` the answers it needs (before any message arrives: deliveries are tasks of their own).
+ */
+export function bare(t: Test, body: string) {
+  const framed = framedSite({ url: PAGE });
+  const time = fakeTime(t, framed);
+  const win = framed.site;
+  win.document.body.innerHTML = body;
+  const editor = framed.editor('visual-builder');
+  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
+  const builder = startBuilder({ win, config: baseConfig(), channel });
+  t.teardown(async () => {
+    builder.destroy();
+    channel.destroy();
+    await framed.close();
+  });
+  return { ...time, win, editor, send: requests(editor, time).send };
+}
+
 export function start(
   t: Test,
   options: { schema?: unknown; update?: boolean; answers?: Record<string, (data: unknown) => unknown> } = {},

@@ -1,10 +1,5 @@
 import t from 'tap';
-import { baseConfig } from '../config/defaults.ts';
-import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
-import { createChannel } from '../transport/channel.ts';
-import { createPeer } from '../transport/peer.ts';
-import { startBuilder } from './builder.ts';
-import { PAGE, PRICE, SCHEMA, start, TITLE } from './test-builder.ts';
+import { bare, PRICE, SCHEMA, start, TITLE } from './test-builder.ts';
 
 /** The focused field's toolbar: the invalid-tag badge, parent labels, the variant revert menu, comments, icons. */
 
@@ -18,12 +13,11 @@ t.test('a field missing from the schema shows the invalid-tag badge', async (t) 
 });
 
 t.test('toolbar: parent labels focus the parent; the variant revert menu sends the action', async (t) => {
-  const framed = framedSite({ url: PAGE });
-  const { advance } = fakeTime(t, framed);
-  const win = framed.site;
   const body = 'v2:page_template.dw_cs1.en-GB.body.0';
-  win.document.body.innerHTML = `<section data-cslp="${body}"><h2 data-cslp="${body}.headline">H</h2></section>`;
-  const editor = framed.editor('visual-builder');
+  const { win, editor, advance } = bare(
+    t,
+    `<section data-cslp="${body}"><h2 data-cslp="${body}.headline">H</h2></section>`,
+  );
   const received: { type: string; data: unknown }[] = [];
   editor.on('get-field-schema', () => ({
     fieldSchemaMap: {
@@ -41,13 +35,6 @@ t.test('toolbar: parent labels focus the parent; the variant revert menu sends t
     editor.on(type, (event) => {
       received.push({ type, data: event.data });
     });
-  const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
-  const builder = startBuilder({ win, config: baseConfig(), channel });
-  t.teardown(async () => {
-    builder.destroy();
-    channel.destroy();
-    await framed.close();
-  });
   const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
   (win.document.querySelector('h2') as HTMLElement).click();
   await advance(100);
