@@ -1,10 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
 import WebSocket from 'ws';
-import { loadCatalog } from '../server/data/catalog.ts';
-import { dataPlugin } from '../server/data/plugin.ts';
+import { SUBSCRIPTION, startDataServer } from './data-server.ts';
 
 /**
  * Memory the server holds per open socket and per subscription: `--sockets` sockets are opened
@@ -16,9 +14,6 @@ import { dataPlugin } from '../server/data/plugin.ts';
  *
  * Prints one line.
  */
-
-const SUBSCRIPTION =
-  'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id price { amount formatted } availability version } }';
 
 const { values } = parseArgs({
   options: {
@@ -33,24 +28,12 @@ else await measure(Number(values.sockets), Number(values.subscriptions));
 
 async function measure(sockets: number, subscriptions: number): Promise<void> {
   if (!global.gc) throw new Error('Run with --expose-gc: the figures are heap after a full collection');
-  const catalog = await loadCatalog('content');
-  const app = Fastify();
-  await app.register(dataPlugin, {
-    catalog,
-    demoChangeMs: 0,
-    tokenSecret: 'bench-secret-0123456789-0123456789',
-    socketLimits: { total: sockets + 1, perClient: sockets + 1, idleMs: 10 * 60_000 },
+  // Sockets held without a subscription stay open for the whole measurement.
+  const { app, url, catalog } = await startDataServer(sockets, { idleMs: 10 * 60_000 });
+  const child = fork(fileURLToPath(import.meta.url), ['--client-of', url, '--sockets', `${sockets}`], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  const child = fork(
-    fileURLToPath(import.meta.url),
-    ['--client-of', `ws://127.0.0.1:${port}/graphql`, '--sockets', `${sockets}`],
-    {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    },
-  );
   const sample = () => {
     global.gc?.();
     const { heapUsed, rss } = process.memoryUsage();

@@ -2,11 +2,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { loadCatalog } from '../server/data/catalog.ts';
-import { dataPlugin } from '../server/data/plugin.ts';
+import { SUBSCRIPTION, startDataServer } from './data-server.ts';
 
 /**
  * Subscription fan-out: how many live-price clients one server process
@@ -19,9 +17,6 @@ import { dataPlugin } from '../server/data/plugin.ts';
  *
  * Prints one line.
  */
-
-const SUBSCRIPTION =
-  'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id price { amount formatted } availability version } }';
 
 type FromClients = { type: 'ready'; connected: number } | { type: 'count'; delivered: number };
 
@@ -37,31 +32,17 @@ if (values['client-of']) await holdClients(values['client-of'], Number(values.cl
 else await measure(Number(values.clients), Number(values.seconds));
 
 async function measure(clients: number, seconds: number): Promise<void> {
-  const catalog = await loadCatalog('content');
-  const app = Fastify();
-  // Every client connects from 127.0.0.1: the per-client socket cap would refuse all but 20.
-  await app.register(dataPlugin, {
-    catalog,
-    demoChangeMs: 0,
-    tokenSecret: 'bench-secret-0123456789-0123456789',
-    socketLimits: { total: clients + 1, perClient: clients + 1 },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
+  const { app, url, catalog } = await startDataServer(clients);
 
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const processes = Math.max(1, Math.min(4, availableParallelism() - 1));
   const children = Array.from({ length: processes }, (_, i) => {
     const share = Math.floor(clients / processes) + (i < clients % processes ? 1 : 0);
-    return fork(
-      fileURLToPath(import.meta.url),
-      ['--client-of', `ws://127.0.0.1:${port}/graphql`, '--clients', `${share}`],
-      {
-        execArgv: ['--import', 'tsx'],
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      },
-    );
+    return fork(fileURLToPath(import.meta.url), ['--client-of', url, '--clients', `${share}`], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
   });
   const connected = (await Promise.all(children.map((c) => reply(c, 'ready')))).reduce((a, b) => a + b, 0);
   const deadline = Date.now() + 10_000;

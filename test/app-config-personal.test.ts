@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { createUpstreamContentService } from '../server/content/upstream.ts';
-import { demoServer, HOSTS } from './helpers.ts';
+import { demoServer, HOSTS, upstreamClient } from './helpers.ts';
 
 /**
  * Pages and an application configuration that depends on the visitor's cookie: a page built from
@@ -29,14 +28,9 @@ t.test('a page built from a configuration made for a cookie is private and stays
   config.listen(0, '127.0.0.1');
   t.teardown(() => config.close());
   await new Promise((resolve) => config.once('listening', resolve));
-  const content = createUpstreamContentService({
-    contentServiceUrl: contentUrl,
+  const content = upstreamClient(t, contentUrl, {
     appConfigUrl: `http://127.0.0.1:${(config.address() as AddressInfo).port}`,
-    cacheTtlMs: 60_000,
-    staleMs: 60_000,
-    maxEntries: 1000,
   });
-  t.teardown(() => content.close());
   const app = await demoServer({ content });
   t.teardown(() => app.close());
   const get = (cookie?: string) =>

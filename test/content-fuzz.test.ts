@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { applyMutations, mutationArbitrary, readTree, unescapedMarkup, writeTree } from './content-mutations.ts';
-import { demoServer } from './helpers.ts';
+import { demoServer, fetchPage } from './helpers.ts';
 
 /**
  * Property: content mutated the way editors do never breaks a page. For any set of mutations of
@@ -52,21 +52,6 @@ const BASES: Base[] = [
     },
   },
 ];
-
-/** Follows same-site redirects (a mutated slug or taxonomy moves the canonical path). */
-async function fetchPage(app: FastifyInstance, host: string, url: string) {
-  let current = url;
-  for (let hops = 0; hops < 4; hops++) {
-    const res = await app.inject({ url: current, headers: { host } });
-    const location = res.headers.location;
-    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && location.startsWith('/')) {
-      current = location;
-      continue;
-    }
-    return { status: res.statusCode, body: res.body, url: current };
-  }
-  return { status: 0, body: '', url: `${current} (redirect loop)` };
-}
 
 for (const base of BASES) {
   t.test(base.name, async (t) => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Test } from 'tap';
 import { LAYOUT_NAMES } from '../client/layouts/layouts.ts';
 import { ISLAND_ENTRIES } from '../islands/entries.ts';
 import { buildServer, type ServerOptions } from '../server/app.ts';
+import { createUpstreamContentService, type UpstreamContentOptions } from '../server/content/upstream.ts';
 import type { PreviewConfig } from '../server/preview/config.ts';
 import { manifestFromVite } from '../server/render/assets.ts';
 
@@ -48,4 +50,40 @@ export function previewWithDrafts(draftToken: string): PreviewConfig {
     editorOrigins: ['https://app.contentstack.com'],
     draftToken,
   };
+}
+
+/**
+ * The content-service client against a test's upstream at `url`, closed with the test: long
+ * lifetimes unless the test says otherwise, so only what the test changes is refetched.
+ */
+export function upstreamClient(t: Test, url: string, options: Partial<UpstreamContentOptions> = {}) {
+  const content = createUpstreamContentService({
+    contentServiceUrl: url,
+    appConfigUrl: url,
+    cacheTtlMs: 60_000,
+    staleMs: 60_000,
+    maxEntries: 1000,
+    ...options,
+  });
+  t.teardown(() => content.close());
+  return content;
+}
+
+/** A page as a visitor reaches it: same-site redirects (canonical slugs, the home page) followed up to three times. */
+export async function fetchPage(
+  app: FastifyInstance,
+  host: string,
+  url: string,
+): Promise<{ status: number; body: string; url: string }> {
+  let current = url;
+  for (let hops = 0; hops < 4; hops++) {
+    const res = await app.inject({ url: current, headers: { host } });
+    const location = res.headers.location;
+    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && location.startsWith('/')) {
+      current = location;
+      continue;
+    }
+    return { status: res.statusCode, body: res.body, url: current };
+  }
+  return { status: 0, body: '', url: `${current} (redirect loop)` };
 }

@@ -6,8 +6,7 @@ import t, { type Test } from 'tap';
 import type { ServerOptions } from '../server/app.ts';
 import { ContentError, type ContentService } from '../server/content/service.ts';
 import { createEmbeddedStore } from '../server/content/store.ts';
-import { createUpstreamContentService } from '../server/content/upstream.ts';
-import { demoServer, HOSTS } from './helpers.ts';
+import { demoServer, HOSTS, upstreamClient } from './helpers.ts';
 import { until } from './until.ts';
 
 /**
@@ -169,15 +168,11 @@ async function faultyUpstream(t: Test) {
 
 t.test('over HTTP: slow, 5xx, garbage JSON and refused upstreams', async (t) => {
   const upstream = await faultyUpstream(t);
-  const content = createUpstreamContentService({
-    contentServiceUrl: upstream.url,
-    appConfigUrl: upstream.url,
+  const content = upstreamClient(t, upstream.url, {
     cacheTtlMs: 1,
     staleMs: 0,
-    maxEntries: 1000,
     timeouts: { connectMs: 300, headersMs: 300, bodyMs: 300 },
   });
-  t.teardown(() => content.close());
   const app = await appWith(t, { content, htmlCacheTtlMs: 1 });
   const good = await get(app, PRODUCT);
   t.equal(good.statusCode, 200, 'a good read first');

@@ -2,8 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createUpstreamContentService } from '../server/content/upstream.ts';
-import { demoServer } from './helpers.ts';
+import { demoServer, upstreamClient } from './helpers.ts';
 
 /**
  * Revalidate goes through the content source's change hub, so it clears every cache whatever the
@@ -25,14 +24,7 @@ t.test('revalidate with a content-service upstream clears its content and the re
   const origin = await demoServer({ sites: SITES, contentDir: dir, revalidateToken: TOKEN });
   t.teardown(() => origin.close());
   const address = await origin.listen({ port: 0, host: '127.0.0.1' });
-  const content = createUpstreamContentService({
-    contentServiceUrl: address,
-    appConfigUrl: address,
-    cacheTtlMs: 60_000,
-    staleMs: 60_000,
-    maxEntries: 1000,
-  });
-  t.teardown(() => content.close());
+  const content = upstreamClient(t, address);
   const app = await demoServer({ sites: SITES, contentDir: dir, content, revalidateToken: TOKEN });
   t.teardown(() => app.close());
 

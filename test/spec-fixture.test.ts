@@ -2,8 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { createUpstreamContentService } from '../server/content/upstream.ts';
-import { demoServer } from './helpers.ts';
+import { demoServer, fetchPage, upstreamClient } from './helpers.ts';
 
 /**
  * Content written from the content model's description alone, not from our demo (test/fixtures/spec-site): pages
@@ -26,27 +25,6 @@ const PREFIX_OF: Record<string, string> = { 'de-CH': '/de', 'fr-CH': '/fr', 'de-
 const pages = Object.keys(HOST_OF).flatMap((locale) =>
   readdirSync(join(CONTENT, locale, 'pages')).map((file) => [locale, file.replace(/\.json$/, '')] as const),
 );
-
-interface Answer {
-  status: number;
-  body: string;
-  url: string;
-}
-
-/** Requests `url`, following same-site redirects (canonical slugs, the home page) up to three times. */
-async function fetchPage(app: FastifyInstance, host: string, url: string): Promise<Answer> {
-  let current = url;
-  for (let hops = 0; hops < 4; hops++) {
-    const res = await app.inject({ url: current, headers: { host } });
-    const location = res.headers.location;
-    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && location.startsWith('/')) {
-      current = location;
-      continue;
-    }
-    return { status: res.statusCode, body: res.body, url: current };
-  }
-  throw new Error(`${url}: too many redirects`);
-}
 
 function pageUrl(locale: string, uuid: string): string {
   return uuid === '125' ? PREFIX_OF[locale] || '/' : `${PREFIX_OF[locale]}/cs/any-slug-${uuid}`;
@@ -90,15 +68,7 @@ t.test('served through the content-service client, every page answers 200 too', 
   t.teardown(() => origin.close());
   const address = await origin.listen({ port: 0, host: '127.0.0.1' });
   const warnings: object[] = [];
-  const content = createUpstreamContentService({
-    contentServiceUrl: address,
-    appConfigUrl: address,
-    cacheTtlMs: 60_000,
-    staleMs: 60_000,
-    maxEntries: 1000,
-    logger: { warn: (details) => warnings.push(details) },
-  });
-  t.teardown(() => content.close());
+  const content = upstreamClient(t, address, { logger: { warn: (details) => warnings.push(details) } });
   const app = await demoServer({ sites: SITES, contentDir: CONTENT, content, htmlCache: false });
   t.teardown(() => app.close());
   await checkEveryPage(t, app, warnings);
