@@ -9,6 +9,7 @@ import t from 'tap';
 import type { SitesConfig } from '../common/site.ts';
 import { loadSitesConfig } from '../server/config/sites.ts';
 import { demoServer, HOSTS } from './helpers.ts';
+import { until } from './until.ts';
 
 /**
  * The attack catalogue of docs/security.md (cases 1–11 and 15–17; the preview cases live with the preview
@@ -430,18 +431,13 @@ t.test('19. an amplified GraphQL query is refused before it runs, over POST, GET
   socket.on('message', (data) => messages.push(JSON.parse(String(data))));
   await new Promise((resolve) => socket.once('open', resolve));
   socket.send(JSON.stringify({ type: 'connection_init' }));
-  const until = async (type: string) => {
-    for (let i = 0; i < 500 && !messages.some((m) => m.type === type); i++) await new Promise((r) => setTimeout(r, 10));
-  };
-  await until('connection_ack');
+  await until(() => messages.some((m) => m.type === 'connection_ack'), { what: 'the ack' });
   const slowest: number[] = [];
   for (let i = 0; i < 20; i++) {
     socket.send(JSON.stringify({ type: 'subscribe', id: `q${i}`, payload: attack }));
     if (i % 5 === 0) slowest.push(await healthTime(port));
   }
-  await until('error');
-  for (let i = 0; i < 500 && messages.filter((m) => m.type === 'error').length < 20; i++)
-    await new Promise((r) => setTimeout(r, 10));
+  await until(() => messages.filter((m) => m.type === 'error').length >= 20, { what: 'twenty refusals' });
   const errors = messages.filter((m) => m.type === 'error');
   t.equal(errors.length, 20, 'WebSocket: every one refused');
   t.match(JSON.stringify(errors[0]?.payload), /too costly/);
@@ -450,10 +446,11 @@ t.test('19. an amplified GraphQL query is refused before it runs, over POST, GET
     'no product data sent',
   );
   socket.close();
-  // The median, so one scheduling hiccup of a loaded CI machine is not read as a stall; the attack
-  // this guards against held every health check for seconds.
+  // The attack this guards against held every health check for seconds; a loaded CI machine adds
+  // tens of milliseconds to any answer (102 ms was seen under stress -c 2). Under a second tells
+  // the two apart without timing the machine.
   const median = [...slowest].sort((a, b) => a - b)[Math.floor(slowest.length / 2)] ?? Infinity;
-  t.ok(median < 100, `/healthcheck answered meanwhile in ${slowest.map(Math.round).join(', ')} ms`);
+  t.ok(median < 1000, `/healthcheck answered meanwhile in ${slowest.map(Math.round).join(', ')} ms`);
 });
 
 t.test('19. the largest query the site itself needs stays well inside the limit', async (t) => {
