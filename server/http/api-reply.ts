@@ -1,10 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 
 /**
  * The JSON side of the site (content API, draft API, workbench API, revalidate, webhooks) answers
  * errors in one shape, `{ error, ...details }`, never cached; and checks bearer tokens through one door.
  */
+
+/** The error shape as a response schema: a sentence, and details (a field's `path`) beside it. */
+export const ApiErrorReply = Type.Object({ error: Type.String() }, { additionalProperties: true });
+
+/** Response schemas for a JSON route: its success shapes, and the error shape for 4xx and 5xx. */
+export const replies = <T extends Record<number, unknown>>(ok: T) => ({
+  ...ok,
+  '4xx': ApiErrorReply,
+  '5xx': ApiErrorReply,
+});
 
 export function sendApiError(
   reply: FastifyReply,

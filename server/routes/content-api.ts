@@ -5,7 +5,7 @@ import { LOCALE_CODE } from '../../common/locales.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
-import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { replies, requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
 
 /** The embedded store's content-service path segment, as a content-service URL names it. */
@@ -59,6 +59,8 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
       schema: {
         params: Type.Object({ service: Type.String(), uuid: Type.String({ pattern: '^\\d{1,10}$' }) }),
         querystring: Language,
+        // Entries are content: their shape is the content schemas' business, not the serializer's.
+        response: replies({ 200: Type.Object({ entries: Type.Array(Type.Unknown()) }) }),
       },
     },
     async (request, reply) => {
@@ -77,6 +79,7 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
       schema: {
         params: Type.Object({ service: Type.String(), type: Type.String(), uid: Type.String() }),
         querystring: Language,
+        response: replies({ 200: Type.Object({ entry: Type.Unknown() }) }),
       },
     },
     async (request, reply) => {
@@ -105,7 +108,12 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
   });
 
   const revalidateGuard = requireBearer(deps.revalidateToken, 'A valid revalidate token is required');
-  const revalidateOptions = { bodyLimit: 1024, preParsing: revalidateGuard, config: limitOf(app, 'revalidate') };
+  const revalidateOptions = {
+    bodyLimit: 1024,
+    preParsing: revalidateGuard,
+    config: limitOf(app, 'revalidate'),
+    schema: { response: replies({ 200: Type.Object({ revalidated: Type.Boolean() }) }) },
+  };
   app.post('/cs/api/_revalidate', revalidateOptions, async (request, reply) => {
     content.changes.announce({ origin: 'revalidate' });
     request.log.info('Content cache revalidated');

@@ -12,7 +12,7 @@ import { contentFile, isValidKey, isValidPreviewHash } from '../content/paths.ts
 import type { EmbeddedStore } from '../content/store.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
-import { requireBearer, sendApiError } from '../http/api-reply.ts';
+import { replies, requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { canonicalPagePath } from '../routing/canonical.ts';
@@ -192,14 +192,26 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
     },
   );
 
-  const fieldSchemaOptions = { ...guarded, schema: { params: Type.Object({ type: Type.String() }) } };
+  const fieldSchemaOptions = {
+    ...guarded,
+    schema: {
+      params: Type.Object({ type: Type.String() }),
+      response: replies({ 200: Type.Object({ fieldSchemaMap: Type.Record(Type.String(), Type.Unknown()) }) }),
+    },
+  };
   app.get(`${WORKBENCH_PATH}/api/field-schema/:type`, fieldSchemaOptions, async (request, reply) => {
     const map = fieldSchemaMap(request.params.type);
     if (!map) return sendApiError(reply, 404, 'Unknown content type');
     return noStore(reply).send({ fieldSchemaMap: map });
   });
 
-  const draftsOptions = { ...guarded, schema: { querystring: Type.Pick(PageQuery, ['locale']) } };
+  const draftsOptions = {
+    ...guarded,
+    schema: {
+      querystring: Type.Pick(PageQuery, ['locale']),
+      response: replies({ 200: Type.Object({ hashes: Type.Array(Type.String()) }) }),
+    },
+  };
   app.get(`${WORKBENCH_PATH}/api/drafts`, draftsOptions, async (request, reply) => {
     const { locale } = request.query;
     if (!request.site.locales.includes(locale)) return sendApiError(reply, 400, 'locale is not one of this storefront');
@@ -208,7 +220,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
 
   app.get(
     `${WORKBENCH_PATH}/api/collab`,
-    { ...guarded, schema: { querystring: PageQuery } },
+    { ...guarded, schema: { querystring: PageQuery, response: replies({ 200: Threads }) } },
     async (request, reply) => {
       const { locale, uuid } = request.query;
       if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
