@@ -1,4 +1,4 @@
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../common/is-record.ts';
 /**
  * Every channel, message type and payload the core speaks, in one place, as the editor's own
  * SDK 3.2.5 puts them on the wire (the builder's and collaboration's own messages sit beside their

@@ -1,4 +1,5 @@
 import type { ComponentEntry, Footnote } from '../../common/content.ts';
+import { isRecord } from '../../common/is-record.ts';
 
 /**
  * Footnote collection: pricing footnotes from any
@@ -16,13 +17,10 @@ const DESCRIPTION_FIELDS = ['longText', 'shortText', 'subTitleText', 'titleText'
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A content object is a footnote source when it has one of the legal types and a name. */
 export function isContentFootnote(value: unknown): value is Json & { name: string } {
   return (
-    isObject(value) && CONTENT_TYPES.has(value.type as string) && typeof value.name === 'string' && value.name !== ''
+    isRecord(value) && CONTENT_TYPES.has(value.type as string) && typeof value.name === 'string' && value.name !== ''
   );
 }
 
@@ -80,7 +78,7 @@ function walkSources(component: ComponentEntry): FootnoteSource[] {
       for (const item of value) visit(item, inContentArea, inGroups);
       return;
     }
-    if (!isObject(value)) return;
+    if (!isRecord(value)) return;
     if (inContentArea && isContentFootnote(value)) add(value.name, contentDescription(value), 'content');
     for (const [key, child] of Object.entries(value)) {
       if (key === 'pricingFootnotesContainer') {
@@ -136,10 +134,10 @@ export class FootnoteCollection {
 
 /** The `{ code, formattedFootnote }` items of a pricingFootnotesContainer, skipping malformed ones. */
 export function pricingFootnotes(container: unknown): { code: string; formattedFootnote: string }[] {
-  if (!isObject(container) || !Array.isArray(container.pricingFootnotes)) return [];
+  if (!isRecord(container) || !Array.isArray(container.pricingFootnotes)) return [];
   return container.pricingFootnotes.filter(
     (item): item is { code: string; formattedFootnote: string } =>
-      isObject(item) && typeof item.code === 'string' && item.code !== '' && typeof item.formattedFootnote === 'string',
+      isRecord(item) && typeof item.code === 'string' && item.code !== '' && typeof item.formattedFootnote === 'string',
   );
 }
 
@@ -148,7 +146,7 @@ export function contentFootnoteIds(value: unknown): string[] {
   const ids: string[] = [];
   const visit = (node: unknown) => {
     if (Array.isArray(node)) node.forEach(visit);
-    else if (isObject(node)) {
+    else if (isRecord(node)) {
       if (isContentFootnote(node)) ids.push(node.name);
       Object.values(node).forEach(visit);
     }

@@ -1,13 +1,11 @@
 import type { ComponentEntry } from '../../common/content.ts';
+import { isRecord } from '../../common/is-record.ts';
 
 /** An image as content carries it; its URL may be relative to the storefront. */
 interface ContentImage {
   url: string;
   alt?: string;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function imageOf(value: unknown): ContentImage | null {
   return isRecord(value) && typeof value.url === 'string' && value.url !== ''

@@ -1,5 +1,5 @@
+import { isRecord } from '../../common/is-record.ts';
 import type { CslpData } from '../cslp/parse.ts';
-import { isRecord } from '../is-record.ts';
 import type { FieldSchema } from './field-type.ts';
 
 /**

@@ -1,5 +1,5 @@
+import { isRecord } from '../../common/is-record.ts';
 import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
-import { isRecord } from '../is-record.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 

@@ -1,6 +1,6 @@
+import { isRecord } from '../../common/is-record.ts';
 import type { Config } from '../config/types.ts';
 import type { PageWindow } from '../dom.ts';
-import { isRecord } from '../is-record.ts';
 import { logger } from '../logger.ts';
 import type { Channel } from '../transport/channel.ts';
 import { toUser, type User } from './text.ts';

@@ -1,5 +1,5 @@
+import { isRecord } from '../../common/is-record.ts';
 import type { Config } from '../config/types.ts';
-import { isRecord } from '../is-record.ts';
 import { logger } from '../logger.ts';
 import { commentIconHandlers } from './comment-icons.ts';
 import { COLLAB_ERRORS, type CollabContext, isThread } from './context.ts';

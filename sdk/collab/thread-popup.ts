@@ -1,6 +1,6 @@
+import { isRecord } from '../../common/is-record.ts';
 import { debounce } from '../debounce.ts';
 import { el } from '../el.ts';
-import { isRecord } from '../is-record.ts';
 import { INPUT_REPOSITION_MS, MORE_WITHIN_PX, POPUP_GAP_PX, POPUP_MARGIN_PX } from '../timing.ts';
 import { float } from '../view/float.ts';
 import { html, when } from '../view/html.ts';

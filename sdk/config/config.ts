@@ -1,3 +1,4 @@
+import { isRecord } from '../../common/is-record.ts';
 import { LayerError } from '../errors.ts';
 import { MODE } from '../protocol.ts';
 import type { ClientUrlParamsInput, Config, ExportedConfig, InitData } from './types.ts';
@@ -32,9 +33,6 @@ function origins(list: unknown): string[] {
   });
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Config keys must exist: a key of `init`, or of one of its groups, that the
  * configuration does not have is a typo the caller should hear about. The stack SDK is someone
@@ -44,7 +42,7 @@ function checkKeys(init: InitData, config: Config): void {
   for (const [key, value] of Object.entries(init)) {
     if (!Object.hasOwn(config, key)) throw new LayerError('INVALID_KEY', key);
     const known = config[key as keyof Config];
-    if (key === 'stackSdk' || !isPlainObject(value) || !isPlainObject(known)) continue;
+    if (key === 'stackSdk' || !isRecord(value) || !isRecord(known)) continue;
     for (const inner of Object.keys(value))
       if (!Object.hasOwn(known, inner)) throw new LayerError('INVALID_KEY', `${key}.${inner}`);
   }

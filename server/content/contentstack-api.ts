@@ -1,3 +1,4 @@
+import { isRecord } from '../../common/is-record.ts';
 /**
  * The wire shapes of Contentstack's Content Delivery and Preview APIs, as far as the site uses them:
  * the documented hosts per region, the stack's locale codes, the request paths and parameters, and
@@ -78,18 +79,16 @@ export function listPath(type: string): string {
 export const LIST_LIMIT = 100;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `{ entries: [...] }`, or null when the answer is not that envelope (an upstream fault). */
 export function entriesOf(body: unknown): { entries: unknown[]; count?: number } | null {
-  if (!isObject(body) || !Array.isArray(body.entries)) return null;
+  if (!isRecord(body) || !Array.isArray(body.entries)) return null;
   return typeof body.count === 'number' ? { entries: body.entries, count: body.count } : { entries: body.entries };
 }
 
 /** `{ entry: {...} }`, or null when the answer is not that envelope. */
 export function entryOf(body: unknown): Json | null {
-  return isObject(body) && isObject(body.entry) ? body.entry : null;
+  return isRecord(body) && isRecord(body.entry) ? body.entry : null;
 }
 
 /**
@@ -97,8 +96,8 @@ export function entryOf(body: unknown): Json | null {
  * (an entry with fields, not just `uid` and `_content_type_uid`).
  */
 export function includedTemplate(page: unknown): Json | null {
-  const first = isObject(page) && Array.isArray(page.template) ? page.template[0] : undefined;
-  if (!isObject(first)) return null;
+  const first = isRecord(page) && Array.isArray(page.template) ? page.template[0] : undefined;
+  if (!isRecord(first)) return null;
   return TEMPLATE_ZONES.some((zone) => zone in first) ? first : null;
 }
 
@@ -108,5 +107,5 @@ export function includedTemplate(page: unknown): Json | null {
  */
 export function isMissingEntry(status: number | undefined, data: unknown): boolean {
   if (status === 404) return true;
-  return status === 422 && isObject(data) && data.error_code === 141;
+  return status === 422 && isRecord(data) && data.error_code === 141;
 }

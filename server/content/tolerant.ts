@@ -8,6 +8,7 @@ import type {
   TaxonomySegment,
   TemplateEntry,
 } from '../../common/content.ts';
+import { isRecord } from '../../common/is-record.ts';
 
 /**
  * The tolerant reader of page-level entries. A CMS is edited by people: an
@@ -30,8 +31,6 @@ export type WarnContent = (warning: ContentWarning) => void;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -57,8 +56,8 @@ export function slugify(text: string): string {
  */
 export function readPage(value: unknown, key: { uuid: string; locale: string }, where: string, warn: WarnContent) {
   const report = (path: string, problem: string) => warn({ where, path, problem });
-  if (!isObject(value)) report('$', 'a page entry must be an object; rendered from its fallbacks');
-  const raw = isObject(value) ? value : {};
+  if (!isRecord(value)) report('$', 'a page entry must be an object; rendered from its fallbacks');
+  const raw = isRecord(value) ? value : {};
 
   if (raw.uuid !== undefined && String(raw.uuid) !== key.uuid)
     report('$.uuid', `"${String(raw.uuid).slice(0, 40)}" differs from the page id ${key.uuid}; ignored`);
@@ -98,7 +97,7 @@ function readTemplateRef(value: unknown, report: (path: string, problem: string)
   if (value === undefined || value === null) return [];
   const first = Array.isArray(value) ? value[0] : undefined;
   if (
-    isObject(first) &&
+    isRecord(first) &&
     isText(first._content_type_uid) &&
     CONTENT_TYPE.test(first._content_type_uid) &&
     isText(first.uid) &&
@@ -120,12 +119,12 @@ function readTaxonomy(value: unknown, report: (path: string, problem: string) =>
   if (!Array.isArray(value)) return drop('$.url_taxonomy', `expected a list, got ${kindOf(value)}`);
   const first = value[0];
   if (first === undefined) return [];
-  if (!isObject(first) || !Array.isArray(first.url_taxonomy_segments))
+  if (!isRecord(first) || !Array.isArray(first.url_taxonomy_segments))
     return drop('$.url_taxonomy[0].url_taxonomy_segments', 'expected a list of segments');
   const segments: TaxonomySegment[] = [];
   for (const [i, item] of first.url_taxonomy_segments.entries()) {
     const path = `$.url_taxonomy[0].url_taxonomy_segments[${i}]`;
-    if (!isObject(item) || !isText(item.segment) || !SLUG.test(item.segment))
+    if (!isRecord(item) || !isText(item.segment) || !SLUG.test(item.segment))
       return drop(`${path}.segment`, 'not a lower-case slug');
     segments.push({
       title: isText(item.title) ? item.title : item.segment,
@@ -138,11 +137,11 @@ function readTaxonomy(value: unknown, report: (path: string, problem: string) =>
 }
 
 const isLink = (value: unknown): value is Link =>
-  isObject(value) && isText(value.url) && (value.url_type === 'internal' || value.url_type === 'external');
+  isRecord(value) && isText(value.url) && (value.url_type === 'internal' || value.url_type === 'external');
 
 function readSeo(value: unknown, report: (path: string, problem: string) => void): PageEntry['seo'] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     report('$.seo', `expected an object, got ${kindOf(value)}; defaults used`);
     return undefined;
   }
@@ -165,7 +164,7 @@ const ZONES = ['header_components', 'body_components', 'footer_components'] as c
  * assembled, where one unusable component costs only itself.
  */
 export function readTemplate(value: unknown, where: string, warn: WarnContent): TemplateEntry | null {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     warn({ where, path: '$', problem: 'a template must be an object; rendered without template components' });
     return null;
   }
@@ -180,7 +179,7 @@ export function readTemplate(value: unknown, where: string, warn: WarnContent): 
   if (LAYOUTS.includes(value.layout as LayoutName)) template.layout = value.layout as LayoutName;
   else if (value.layout !== undefined) report('$.layout', 'not a known layout; default used');
   const theme = value.breadcrumbs_theme;
-  if (isObject(theme)) {
+  if (isRecord(theme)) {
     template.breadcrumbs_theme = {
       ...(isText(theme.theme) ? { theme: theme.theme } : {}),
       ...(isText(theme.background_color) ? { background_color: theme.background_color } : {}),
@@ -194,7 +193,7 @@ export function readTemplate(value: unknown, where: string, warn: WarnContent): 
       continue;
     }
     items.forEach((item, i) => {
-      if (isObject(item) && isText(item._content_type_uid) && item._content_type_uid !== '') {
+      if (isRecord(item) && isText(item._content_type_uid) && item._content_type_uid !== '') {
         const uid = isText(item.uid) && item.uid !== '' ? item.uid : `${zone}-${i}`;
         template[zone].push({ ...item, _content_type_uid: item._content_type_uid, uid } as ComponentEntry);
       } else report(`$.${zone}[${i}]`, 'not a component (no _content_type_uid); left out');
@@ -209,17 +208,17 @@ export function readApplicationConfiguration(
   where: string,
   warn: WarnContent,
 ): ApplicationConfiguration {
-  const raw = isObject(value) ? value : {};
-  if (!isObject(value)) warn({ where, path: '$', problem: 'expected an object; defaults used' });
-  const globals = isObject(raw.globals) ? raw.globals : {};
-  const navigation = isObject(raw.navigation) ? raw.navigation : {};
+  const raw = isRecord(value) ? value : {};
+  if (!isRecord(value)) warn({ where, path: '$', problem: 'expected an object; defaults used' });
+  const globals = isRecord(raw.globals) ? raw.globals : {};
+  const navigation = isRecord(raw.navigation) ? raw.navigation : {};
   const header = navigation.header;
   let nav: NavigationHeader | undefined;
-  if (isObject(header) && isText(header.title) && Array.isArray(header.links)) {
+  if (isRecord(header) && isText(header.title) && Array.isArray(header.links)) {
     nav = {
       title: header.title,
       links: header.links.filter(
-        (l): l is { title: string; url: string } => isObject(l) && isText(l.title) && isText(l.url),
+        (l): l is { title: string; url: string } => isRecord(l) && isText(l.title) && isText(l.url),
       ),
     };
   } else if (header !== undefined && header !== null) {

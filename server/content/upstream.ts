@@ -1,4 +1,5 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import { isRecord } from '../../common/is-record.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { appConfigScope, contextFailure, LastGoodAppConfigs, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
@@ -233,8 +234,4 @@ function assertValid(problem: string | null, where: string): void {
   if (problem) {
     throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, `${where} ${problem.split(':')[0]}`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

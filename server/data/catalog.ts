@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sjson from 'secure-json-parse';
+import { isRecord } from '../../common/is-record.ts';
 import { isValidLocaleCode } from '../../common/locales.ts';
 import { formatPrice } from '../render/context.ts';
 
@@ -200,9 +201,6 @@ export async function loadCatalog(
   }
   return createCatalog([...seeds.values()].map((s) => s.seed));
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function productsIn(template: Record<string, unknown>, locale: string) {
   const found: { seed: ProductSeed; fromFeatureList: boolean }[] = [];
