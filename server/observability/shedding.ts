@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Metrics, shedReason } from './metrics.ts';
 
 export interface PressureOptions {
-  /** Mean event-loop delay (ms) over one sample above which requests are shed. */
+  /** Mean event-loop delay (ms) over one sample above which requests are shed; 0 turns this measure off. */
   maxEventLoopDelay?: number;
   maxHeapUsedBytes?: number;
   /** How often the process is sampled (ms). */
