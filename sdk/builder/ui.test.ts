@@ -5,7 +5,7 @@ import '../test-globals.ts';
 import { ICONS } from './icons.ts';
 import { createUi } from './ui.ts';
 
-/** The drawing layer alone; placement that needs layout is checked in test/e2e/builder.test.ts. */
+/** The drawing layer alone; placement that needs layout is checked in test/e2e/builder-toolbar.test.ts. */
 
 function setup(t: Test) {
   const happy = new Window({ url: 'https://www.halden.co.uk/' });
