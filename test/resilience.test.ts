@@ -223,6 +223,8 @@ t.test('under pressure: pages are shed with 503 and Retry-After, health still an
   t.equal(shed.headers['cache-control'], 'no-store');
   t.match(shed.body, 'Service Unavailable');
   t.equal((await get(app, '/healthcheck', 'localhost')).statusCode, 200, 'health is never shed');
+  const image = await get(app, '/images/dishwasher.svg');
+  t.equal(image.statusCode, 200, 'nor is a static file: the page that needs it was already sent');
   const readyz = await get(app, '/readyz', 'localhost');
   t.match(readyz.headers['content-type'], /json/, 'nor is readiness: it answers for itself');
   t.notMatch(readyz.body, /busy/);

@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
+import { isStaticFile } from '../http/static-files.ts';
 import { type Metrics, shedReason } from './metrics.ts';
 
 export interface PressureOptions {
@@ -26,7 +27,9 @@ const PRESSURE_DEFAULTS = {
 
 /**
  * Sheds load with 503 and Retry-After before the event loop stalls or the heap runs out. Probes are
- * never shed, so an orchestrator does not take a busy process for a dead one.
+ * never shed, so an orchestrator does not take a busy process for a dead one; nor are static files,
+ * which cost next to nothing and without which a page already sent breaks (an island that cannot
+ * load its script never hydrates).
  */
 export async function shedUnderPressure(
   app: FastifyInstance,
@@ -39,9 +42,9 @@ export async function shedUnderPressure(
     maxHeapUsedBytes: pressure.maxHeapUsedBytes,
     sampleInterval: pressure.sampleInterval,
     pressureHandler: (request, reply, type) => {
-      // Orchestrators must still see the process alive: probes are never shed. Everything else is,
+      // Orchestrators must still see the process alive: probes are never shed. Pages and APIs are,
       // whatever host it answers for (GraphQL included: it is where the cost comes from).
-      if (request.routeOptions.config?.probe) return;
+      if (request.routeOptions.config?.probe || isStaticFile(request.url)) return;
       request.log.warn({ type }, 'Under pressure: request shed');
       metrics?.shed(shedReason(type));
       reply.status(503).header('retry-after', String(pressure.retryAfter)).header('cache-control', 'no-store');
