@@ -99,6 +99,23 @@ t.test('a visible island waits for the viewport; a media island for its query', 
   t.pass('both hydrated once their trigger fired');
 });
 
+t.test('islands streamed after the runtime ran are scheduled once the document is parsed', async (t) => {
+  window.document.body.innerHTML = island('load', { label: 'Above', start: 0 });
+  Object.defineProperty(window.document, 'readyState', { value: 'loading', configurable: true });
+  t.teardown(() => Reflect.deleteProperty(window.document, 'readyState'));
+  start();
+  const above = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
+  await until(() => above.hasAttribute('data-hydrated'), 'the island parsed before the runtime ran');
+  // The rest of the stream arrives, then parsing ends.
+  window.document.body.insertAdjacentHTML('beforeend', island('load', { label: 'Below', start: 0 }));
+  const below = window.document.querySelectorAll('vitrine-island')[1] as unknown as HTMLElement;
+  await new Promise((r) => setTimeout(r, 30));
+  t.notOk(below.hasAttribute('data-hydrated'), 'not seen while the document is loading');
+  window.document.dispatchEvent(new window.Event('DOMContentLoaded'));
+  await until(() => below.hasAttribute('data-hydrated'), 'the island streamed after the runtime ran');
+  t.pass('both hydrated');
+});
+
 t.test('an idle island hydrates when the browser is idle', async (t) => {
   let idle: (() => void) | undefined;
   (window as unknown as Record<string, unknown>).requestIdleCallback = (cb: () => void) => {

@@ -84,8 +84,15 @@ interface MorphDetail {
 
 let listening = false;
 
-export function start(): void {
+const scheduleAll = () => {
   for (const el of Array.from(document.querySelectorAll<HTMLElement>('vitrine-island'))) schedule(el);
+};
+
+export function start(): void {
+  scheduleAll();
+  // The runtime is an async module: on a slow connection it can run while the rest of the streamed
+  // page is still arriving. Islands already parsed start now; the ones below them once it is all in.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scheduleAll, { once: true });
   if (listening) return;
   listening = true;
   // Live preview morphs the page in place (sdk/): islands it removed are unmounted, new ones hydrate.
