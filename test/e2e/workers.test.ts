@@ -42,9 +42,15 @@ t.test('two workers serve, a dead one is replaced, SIGTERM drains all and exits 
   t.not(first, second);
 
   for (let i = 0; i < 10; i++) t.equal((await server.get('uk', PRODUCT)).status, 200);
-  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const served = [...metrics.matchAll(/^vitrine_http_requests_total\{[^}]*kind="page"[^}]*\} (\d+)/gm)];
-  t.ok(served.reduce((sum, [, n]) => sum + Number(n), 0) >= 10, 'the primary sums every worker’s counters');
+  // A worker counts a request once its response has finished, which can be just after the client
+  // has read it: the sum is awaited, not read once.
+  const pagesCounted = async () => {
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const served = [...metrics.matchAll(/^vitrine_http_requests_total\{[^}]*kind="page"[^}]*\} (\d+)/gm)];
+    return served.reduce((sum, [, n]) => sum + Number(n), 0);
+  };
+  await until('every served page in the summed metrics', async () => (await pagesCounted()) >= 10);
+  t.equal(await pagesCounted(), 10, 'the primary sums every worker’s counters');
 
   process.kill(first, 'SIGKILL');
   await until('a replacement worker', () => workerPids(server.output()).length === 3);
