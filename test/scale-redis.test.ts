@@ -29,6 +29,9 @@ const UK = 'uk.localhost';
 const DRAFT_TOKEN = 'draft-token-for-the-scale-tests';
 const DRAFT_URL = '/cs/api/contentstack/_drafts/scale-hash-0001/en-GB/pages/4711';
 
+/** How long a relayed change may take to reach every instance: well under any cache lifetime here. */
+const PROPAGATION_BOUND_MS = 5_000;
+
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
@@ -140,7 +143,9 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     const all = await Promise.all(instances.map(title));
     return all.every((r) => r.h1 === `${heading} (new)`);
   });
-  t.ok(took < 1000, `every instance serves the new content within 1 s (${took} ms)`);
+  // Bounded generously: the figure is printed (0.4 s beside one CI run), the bound only tells
+  // "relayed" from "expired by TTL". A 1 s bound failed at 1.2 s under two parallel CI runs.
+  t.ok(took < PROPAGATION_BOUND_MS, `every instance serves the new content (${took} ms)`);
   await until('the purge', () => purges > 0);
   t.equal(purges, 1, 'the CDN is asked to purge once, by the instance the change was announced on');
 
@@ -227,5 +232,5 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     const all = await Promise.all(instances.map(title));
     return all.every((r) => r.h1 === `${heading} (again)`);
   });
-  t.ok(again < 1000, `invalidation works again after Redis is back (${again} ms)`);
+  t.ok(again < PROPAGATION_BOUND_MS, `invalidation works again after Redis is back (${again} ms)`);
 });
