@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-ws';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import t from 'tap';
 import WebSocket from 'ws';
 import { ContentChanges } from '../server/content/changes.ts';
@@ -126,6 +127,32 @@ t.test('requests are counted and timed by route kind and status class; scraped o
   // The public port has no /metrics, and the scrape port serves nothing else.
   t.equal((await app.inject({ url: '/metrics', headers: uk })).statusCode, 404, 'no /metrics on the public port');
   t.equal((await fetch(`http://127.0.0.1:${scrape.port}/`)).status, 404, 'the scrape port serves only /metrics');
+});
+
+t.test('every exported name follows Prometheus naming: _total on counters and only there', async (t) => {
+  const metrics = new Metrics();
+  const scrape = await startMetricsServer(metrics, { port: 0, host: '127.0.0.1', onError: (e) => t.error(e) });
+  t.teardown(() => scrape.close());
+  const families = parsePrometheusTextFormat(await (await fetch(`http://127.0.0.1:${scrape.port}/metrics`)).text());
+  t.ok(families.length >= 20, `${families.length} families parsed`);
+  for (const { name, type } of families) {
+    t.match(name, /^[a-zA-Z_:][a-zA-Z0-9_:]*$/, `${name} is a valid metric name`);
+    if (type === 'COUNTER') t.match(name, /_total$/, `counter ${name} ends in _total`);
+    else t.notMatch(name, /_total$/, `${type.toLowerCase()} ${name} does not end in _total`);
+    if (type !== 'HISTOGRAM' && type !== 'SUMMARY')
+      t.notMatch(name, /_(count|sum|bucket)$/, `${name}: no reserved suffix`);
+  }
+  // The totals of active handles, requests and resources are still there, under accepted names.
+  const byName = new Map(families.map((f) => [f.name, f]));
+  for (const name of ['nodejs_active_handles_all', 'nodejs_active_requests_all', 'nodejs_active_resources_all']) {
+    const family = byName.get(name);
+    t.equal(family?.type, 'GAUGE', `${name} is a gauge`);
+    t.ok(Number(family?.metrics[0]?.value) >= 0, `${name} has a value`);
+  }
+  t.ok(
+    Number(byName.get('nodejs_active_handles_all')?.metrics[0]?.value) >= 1,
+    'the scrape server is an active handle',
+  );
 });
 
 t.test('content read failures are counted by source', async (t) => {

@@ -74,6 +74,7 @@ export class Metrics {
   constructor() {
     // Process metrics: CPU, memory, heap spaces, GC, event-loop delay, handles, nodejs_version_info.
     collectDefaultMetrics({ register: this.registry });
+    renameActiveTotals(this.registry);
     const subscriptionsOpen = () => this.subscriptionsOpen();
     new Gauge({
       name: 'vitrine_websocket_subscriptions_open',
@@ -119,6 +120,29 @@ export class Metrics {
   /** The Prometheus text exposition of every metric. */
   async text(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/**
+ * prom-client's totals of active handles, requests and resources are gauges named `…_total`, a
+ * suffix Prometheus keeps for counters (`promtool check metrics` rejects them), and the names
+ * without it are taken by the per-type gauges. They are exported as `…_all` instead, with the same
+ * values (docs/decisions/0120-active-totals-renamed.md).
+ */
+function renameActiveTotals(registry: Registry): void {
+  for (const kind of ['handles', 'requests', 'resources']) {
+    const original = registry.getSingleMetric(`nodejs_active_${kind}_total`);
+    // Absent on a Node that lacks the API it reads.
+    if (!original) continue;
+    registry.removeSingleMetric(`nodejs_active_${kind}_total`);
+    new Gauge({
+      name: `nodejs_active_${kind}_all`,
+      help: `Active ${kind} of every type together (prom-client's nodejs_active_${kind}_total).`,
+      registers: [registry],
+      async collect() {
+        this.set((await original.get()).values[0]?.value ?? 0);
+      },
+    });
   }
 }
 
