@@ -1,3 +1,5 @@
+import { languageOf } from './locales.ts';
+
 /** Storefront configuration as the server uses it after validation. */
 
 export type LocaleStrategy = 'no_prefix' | 'prefix' | 'prefix_except_default' | 'prefix_and_default';
@@ -39,12 +41,35 @@ export interface SitesConfig {
   sites: Site[];
 }
 
-/** The request context: the storefront, language and routing facts, built once per request. */
+/**
+ * The request context: the storefront, language and routing facts of a page request, built once
+ * per request (buildPage) and read by what the page is made of instead of the raw storefront.
+ */
 export interface RequestContext {
   multiLingualDomain: boolean;
+  /** The page's language code (`fr`). */
   language: string;
+  /** The language codes the storefront serves, in its order. */
   allowedLanguages: string[];
+  /** The storefront's canonical host: the host its application configuration is read for. */
   requestHost: string;
+}
+
+/** No request context can be had: the request has no storefront, or one that does not serve its locale. */
+export class ConfigurationNotAvailable extends Error {
+  override name = 'ConfigurationNotAvailable';
+}
+
+export function buildRequestContext(site: Site | undefined, locale: string): RequestContext {
+  if (!site) throw new ConfigurationNotAvailable('Configuration not available: the request has no storefront');
+  if (!site.locales.includes(locale))
+    throw new ConfigurationNotAvailable(`Configuration not available: ${site.host} does not serve ${locale}`);
+  return {
+    multiLingualDomain: isMultilingual(site),
+    language: languageOf(locale),
+    allowedLanguages: site.locales.map(languageOf),
+    requestHost: site.host,
+  };
 }
 
 export function isMultilingual(site: Site): boolean {

@@ -8,7 +8,7 @@ import fastifyMiddie from '@fastify/middie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
-import type { Site, SitesConfig } from '../common/site.ts';
+import { ConfigurationNotAvailable, type Site, type SitesConfig } from '../common/site.ts';
 import { purgeOnChange } from './cdn/purge.ts';
 import { loadSitesConfig } from './config/sites.ts';
 import type { ContentService } from './content/service.ts';
@@ -211,6 +211,23 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return sendError(reply, deps, { status, message: STATUS_CODES[status] ?? 'Bad Request', path: '', locale });
   };
 
+  // Set before any route is registered: a plugin keeps the error handler it was registered under.
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'Request failed');
+    // Visitors get the status text, never the error's own message or stack; a missing request
+    // context is named, as the spec's error catalogue has it.
+    return sendError(reply, deps, {
+      status,
+      message:
+        error instanceof ConfigurationNotAvailable
+          ? 'Configuration not available'
+          : (STATUS_CODES[status] ?? 'Internal Server Error'),
+      path: '',
+      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
+    });
+  });
+
   // Ready once the build is there and content answers (the home page of the first storefront).
   const home = sites.sites[0];
   const readiness = new Readiness({
@@ -295,17 +312,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       locale: request.site?.defaultLocale ?? sites.fallbackLocale,
     }),
   );
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'Request failed');
-    // Visitors get the status text, never the error's own message or stack.
-    return sendError(reply, deps, {
-      status,
-      message: STATUS_CODES[status] ?? 'Internal Server Error',
-      path: '',
-      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
-    });
-  });
   app.addHook('onClose', async () => {
     store?.close();
     await shared?.close();

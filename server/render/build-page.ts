@@ -5,7 +5,7 @@ import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import type { ApplicationConfiguration, ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
 import { languageOf } from '../../common/locales.ts';
-import { isMultilingual, type SitesConfig } from '../../common/site.ts';
+import { buildRequestContext, type SitesConfig } from '../../common/site.ts';
 import { slashForm } from '../../common/trailing-slash.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { pageIdForEntry } from '../content/lookup.ts';
@@ -86,14 +86,16 @@ export async function buildPage(
   preview: string | undefined,
 ): Promise<Outcome> {
   const { sites, messages, assets } = deps;
+  // Throws ConfigurationNotAvailable when the request has no storefront serving its locale.
+  const context = buildRequestContext(request.site, decision.locale);
   // Published pages come assembled from the memo when content has not changed since.
   const cookie = request.headers.cookie;
   const memoKey =
     deps.assembled &&
     preview === undefined &&
     decision.route !== 'live' &&
-    sharedByUrl(deps.content, request.site.host, decision.locale, cookie)
-      ? AssembledPageMemo.key(request.site.host, decision.locale, decision.route, decision.prefix, rawPath)
+    sharedByUrl(deps.content, context.requestHost, decision.locale, cookie)
+      ? AssembledPageMemo.key(context.requestHost, decision.locale, decision.route, decision.prefix, rawPath)
       : undefined;
   const kept = memoKey ? deps.assembled?.get(memoKey) : undefined;
   if (kept)
@@ -131,7 +133,7 @@ export async function buildPage(
       source: '',
     })),
     budget.within(
-      content.getApplicationConfiguration(site.host, locale, cookie).catch((error: unknown) => {
+      content.getApplicationConfiguration(context.requestHost, locale, cookie).catch((error: unknown) => {
         request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
         return fallbackConfig;
       }),
@@ -168,7 +170,7 @@ export async function buildPage(
       homeHref: slashForm(site, prefix || '/'),
       links: {
         prefix,
-        languages: isMultilingual(site) ? site.locales.map(languageOf) : [],
+        languages: context.multiLingualDomain ? context.allowedLanguages : [],
         hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
         trailingSlash: site.trailingSlash === true,
       },

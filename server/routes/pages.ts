@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ConfigurationNotAvailable } from '../../common/site.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
@@ -61,6 +62,8 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
 
   app.get('/*', async (request, reply) => {
     const site = request.site;
+    // No storefront, no request context: the error handler answers "Configuration not available".
+    if (!site) throw new ConfigurationNotAvailable('Configuration not available: the request has no storefront');
     const url = request.raw.url ?? '/';
     const { rawPath, query, payload } = splitUrl(url);
     // One spelling per page: `dish%77asher` is `dishwasher`, never a page (and cache entry) of its own.
