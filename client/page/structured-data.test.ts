@@ -106,3 +106,97 @@ t.test('home pages carry the Organization and the WebSite', async (t) => {
   t.equal(site?.inLanguage, 'en-GB');
   t.same([...missingRequired(org ?? {}), ...missingRequired(site ?? {})], []);
 });
+
+t.test('merchant fields: brand, GTIN, MPN, shipping and returns; a malformed one is left out alone', async (t) => {
+  const good = {
+    product: { id: '4711', name: 'A', brand: 'Halden', gtin: '2000000047119', mpn: 'HDW-AS60-14' },
+    price: { amount: 899, currency: 'EUR' },
+    shipping: {
+      rate: { amount: 0, currency: 'EUR' },
+      country: 'DE',
+      handlingDays: { min: 0, max: 1 },
+      transitDays: { min: 1, max: 4 },
+    },
+    returnPolicy: { country: 'DE', days: 30, method: 'ReturnByMail', fees: 'FreeReturn' },
+  };
+  const ld = (fields: Record<string, unknown>) =>
+    productJsonLd([features({ ...good, ...fields })], `${SITE}/x`, null) as Record<string, unknown> & {
+      offers: Record<string, unknown>;
+    };
+  const full = ld({});
+  t.same(full.brand, { '@type': 'Brand', name: 'Halden' });
+  t.equal(full.gtin, '2000000047119');
+  t.equal(full.mpn, 'HDW-AS60-14');
+  t.same(full.offers.shippingDetails, {
+    '@type': 'OfferShippingDetails',
+    shippingRate: { '@type': 'MonetaryAmount', value: 0, currency: 'EUR' },
+    shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'DE' },
+    deliveryTime: {
+      '@type': 'ShippingDeliveryTime',
+      handlingTime: { '@type': 'QuantitativeValue', minValue: 0, maxValue: 1, unitCode: 'DAY' },
+      transitTime: { '@type': 'QuantitativeValue', minValue: 1, maxValue: 4, unitCode: 'DAY' },
+    },
+  });
+  t.same(full.offers.hasMerchantReturnPolicy, {
+    '@type': 'MerchantReturnPolicy',
+    applicableCountry: 'DE',
+    returnPolicyCategory: 'https://schema.org/MerchantReturnFiniteReturnWindow',
+    merchantReturnDays: 30,
+    returnMethod: 'https://schema.org/ReturnByMail',
+    returnFees: 'https://schema.org/FreeReturn',
+  });
+
+  const product = good.product;
+  const table: [string, Record<string, unknown>, (v: ReturnType<typeof ld>) => unknown][] = [
+    ['blank brand', { product: { ...product, brand: ' ' } }, (v) => v.brand],
+    ['brand as an object', { product: { ...product, brand: { name: 'X' } } }, (v) => v.brand],
+    ['GTIN with a wrong check digit', { product: { ...product, gtin: '2000000047118' } }, (v) => v.gtin],
+    ['GTIN with letters', { product: { ...product, gtin: '20000000471AB' } }, (v) => v.gtin],
+    ['GTIN as a number', { product: { ...product, gtin: 2000000047119 } }, (v) => v.gtin],
+    ['MPN as a number', { product: { ...product, mpn: 42 } }, (v) => v.mpn],
+    ['shipping as text', { shipping: 'free' }, (v) => v.offers.shippingDetails],
+    [
+      'shipping without a country',
+      { shipping: { ...good.shipping, country: 'Deutschland' } },
+      (v) => v.offers.shippingDetails,
+    ],
+    [
+      'shipping rate negative',
+      { shipping: { ...good.shipping, rate: { amount: -1, currency: 'EUR' } } },
+      (v) => v.offers.shippingDetails,
+    ],
+    [
+      'transit days the wrong way round',
+      { shipping: { ...good.shipping, transitDays: { min: 5, max: 1 } } },
+      (v) => v.offers.shippingDetails,
+    ],
+    [
+      'handling days missing',
+      { shipping: { ...good.shipping, handlingDays: undefined } },
+      (v) => v.offers.shippingDetails,
+    ],
+    ['return policy as a list', { returnPolicy: [] }, (v) => v.offers.hasMerchantReturnPolicy],
+    [
+      'return days as text',
+      { returnPolicy: { ...good.returnPolicy, days: '30' } },
+      (v) => v.offers.hasMerchantReturnPolicy,
+    ],
+    [
+      'unknown return method',
+      { returnPolicy: { ...good.returnPolicy, method: 'ByPigeon' } },
+      (v) => (v.offers.hasMerchantReturnPolicy as Record<string, unknown>).returnMethod,
+    ],
+    [
+      'unknown return fees',
+      { returnPolicy: { ...good.returnPolicy, fees: 'Gratis' } },
+      (v) => (v.offers.hasMerchantReturnPolicy as Record<string, unknown>).returnFees,
+    ],
+  ];
+  for (const [name, fields, property] of table) {
+    const value = ld(fields);
+    t.equal(property(value), undefined, `${name}: left out`);
+    t.equal(value.name, 'A', `${name}: the product is still described`);
+    t.equal(value.offers.price, '899.00', `${name}: with its offer`);
+    t.same(missingRequired(value), [], `${name}: required properties present`);
+  }
+});
