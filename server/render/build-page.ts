@@ -4,7 +4,6 @@ import type { MessageCatalog } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import type { ApplicationConfiguration, ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
-import { languageOf } from '../../common/locales.ts';
 import { buildRequestContext, type SitesConfig } from '../../common/site.ts';
 import { slashForm } from '../../common/trailing-slash.ts';
 import { sharedByUrl } from '../content/app-config.ts';
