@@ -92,6 +92,19 @@ interface LocaleText {
     faq: Faq[];
   };
   footer: Record<'products' | 'help' | 'company' | 'about' | 'sustainability' | 'contact', string>;
+  /** The accessibility statement (European Accessibility Act): conformance, feedback, enforcement. */
+  accessibility: {
+    slug: string;
+    title: string;
+    meta_description: string;
+    intro_title: string;
+    intro: string;
+    sections: Item[];
+  };
+  /** The cashback campaign's landing page and its terms. */
+  campaign: { slug: string; title: string; terms_slug: string; terms_title: string };
+  /** Help shown inside the Halden app's web view. */
+  app_help: { slug: string; title: string };
 }
 type ProductKey = 'dishwasher' | 'oven' | 'washing_machine' | 'vacuum';
 
@@ -113,14 +126,29 @@ const PAGE_ID = {
   vacuum: '6020',
   warranty: '7000',
   service: '8000',
+  accessibility: '9000',
+  campaign: '9500',
+  campaign_terms: '9501',
+  app_help: '9600',
 } as const;
 
-const PRODUCTS: { key: ProductKey; category: 'kitchen' | 'cleaning'; eur: number; image: string }[] = [
-  { key: 'dishwasher', category: 'kitchen', eur: 899, image: 'dishwasher' },
-  { key: 'oven', category: 'kitchen', eur: 1099, image: 'oven' },
-  { key: 'washing_machine', category: 'cleaning', eur: 749, image: 'washing-machine' },
-  { key: 'vacuum', category: 'cleaning', eur: 399, image: 'vacuum' },
+/** `mpn`: the manufacturer's part number, the same in every country. */
+const PRODUCTS: { key: ProductKey; category: 'kitchen' | 'cleaning'; eur: number; image: string; mpn: string }[] = [
+  { key: 'dishwasher', category: 'kitchen', eur: 899, image: 'dishwasher', mpn: 'HDW-AS60-14' },
+  { key: 'oven', category: 'kitchen', eur: 1099, image: 'oven', mpn: 'HOV-PB71-A' },
+  { key: 'washing_machine', category: 'cleaning', eur: 749, image: 'washing-machine', mpn: 'HWM-EC90-1400' },
+  { key: 'vacuum', category: 'cleaning', eur: 399, image: 'vacuum', mpn: 'HVC-QC25-B' },
 ];
+
+/**
+ * A demo GTIN-13 for a page id: the restricted-circulation prefix 20 (never a real company's
+ * number), the id, and the standard check digit.
+ */
+function gtin13(id: string): string {
+  const body = `20${id.padStart(10, '0')}`;
+  const sum = [...body].reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
 
 /** Demo exchange rates from EUR, and the step prices are rounded up to (then minus one unit). */
 const RATES: Record<string, [rate: number, step: number]> = {
@@ -181,7 +209,11 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
     `/cs/${t.categories[p.category].segment}/${t.products[p.key].slug}-${PAGE_ID[p.key]}`;
   const servicePath = `/cs/${t.service.section_segment}/${t.service.segment}/${t.service.slug}-${PAGE_ID.service}`;
   const warrantyPath = `/cs/${t.warranty.segment}/${t.warranty.slug}-${PAGE_ID.warranty}`;
+  const accessibilityPath = `/cs/${t.accessibility.slug}-${PAGE_ID.accessibility}`;
+  const campaignTermsPath = `/cs/${t.campaign.terms_slug}-${PAGE_ID.campaign_terms}`;
 
+  /** The storefront's country, ISO 3166-1 (the locale's region). */
+  const country = locale.slice(3);
   const rrp = { code: 'RRP', formattedFootnote: t.pricing.rrp };
   const delivery = { code: 'DELIVERY', formattedFootnote: t.pricing.delivery };
   const cashback = { code: 'CASHBACK', formattedFootnote: t.pricing.cashback };
@@ -223,6 +255,7 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
           { title: t.footer.about, url: `${prefix || ''}/` },
           { title: t.footer.sustainability, url: `${prefix || ''}/` },
           { title: t.footer.contact, url: prefix + servicePath },
+          { title: t.accessibility.title, url: prefix + accessibilityPath },
         ],
       },
     ],
@@ -383,8 +416,16 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
         _content_type_uid: 'product_feature_list',
         uid: `features-${p.key}`,
         title: pt.features_title,
-        product: { id, name: pt.name },
+        product: { id, name: pt.name, brand: t.brand, gtin: gtin13(id), mpn: p.mpn },
         price: price(p.eur, site.currency),
+        // Free delivery within five working days (the DELIVERY footnote); returns within 30 days.
+        shipping: {
+          rate: { amount: 0, currency: site.currency },
+          country,
+          handlingDays: { min: 0, max: 1 },
+          transitDays: { min: 1, max: 4 },
+        },
+        returnPolicy: { country, days: 30, method: 'ReturnByMail', fees: 'FreeReturn' },
         pricingFootnotesContainer: { pricingFootnotes: pricing },
         productFeatures: features,
         benefitGroups,
@@ -411,27 +452,32 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
   );
   write(
     'page_template/warranty.json',
-    template('warranty', [
-      richText('intro-warranty', t.warranty.intro_title, t.warranty.intro_text),
-      teaser(
-        'teaser-warranty',
-        t.warranty.teaser_title,
-        PRODUCTS.filter((p) => p.key !== 'oven'),
-      ),
-      {
-        _content_type_uid: 'legal_section_block',
-        uid: 'legal-warranty',
-        title: t.warranty.legal_title,
-        sectionId: 'guarantee-terms',
-        theming: { background: 'backdrop', theme: 'dark' },
-        footnotes: t.warranty.notes.map((n, i) => ({
-          id: `GUARANTEE-${i + 1}`,
-          description: n,
-          type: 'content',
-          anchor: `guarantee-${i + 1}`,
-        })),
-      },
-    ]),
+    // Terms to read: the header without script is enough (the six layouts: client/layouts/layouts.ts).
+    template(
+      'warranty',
+      [
+        richText('intro-warranty', t.warranty.intro_title, t.warranty.intro_text),
+        teaser(
+          'teaser-warranty',
+          t.warranty.teaser_title,
+          PRODUCTS.filter((p) => p.key !== 'oven'),
+        ),
+        {
+          _content_type_uid: 'legal_section_block',
+          uid: 'legal-warranty',
+          title: t.warranty.legal_title,
+          sectionId: 'guarantee-terms',
+          theming: { background: 'backdrop', theme: 'dark' },
+          footnotes: t.warranty.notes.map((n, i) => ({
+            id: `GUARANTEE-${i + 1}`,
+            description: n,
+            type: 'content',
+            anchor: `guarantee-${i + 1}`,
+          })),
+        },
+      ],
+      { layout: 'base-static' },
+    ),
   );
 
   // Service (8000): its first taxonomy level is excluded from breadcrumbs
@@ -455,6 +501,79 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
       richText('intro-service', t.service.intro_title, t.service.intro_text),
       faq('faq-service', t.service.faq_title, t.service.faq),
     ]),
+  );
+
+  // Accessibility statement (9000): linked from every footer; off the taxonomy, so no breadcrumbs.
+  const a11y = t.accessibility;
+  write(
+    `pages/${PAGE_ID.accessibility}.json`,
+    page(PAGE_ID.accessibility, a11y.title, a11y.slug, 'accessibility', [], {
+      meta_description: a11y.meta_description,
+    }),
+  );
+  write(
+    'page_template/accessibility.json',
+    template(
+      'accessibility',
+      [
+        richText('intro-accessibility', a11y.intro_title, a11y.intro),
+        ...a11y.sections.map((section, i) => richText(`accessibility-${i + 1}`, section.title, section.text)),
+      ],
+      { layout: 'base' },
+    ),
+  );
+
+  // Cashback campaign (9500): a landing page with the brand and nothing to lead away from it.
+  const dishwasher = PRODUCTS[0] as (typeof PRODUCTS)[number];
+  write(
+    `pages/${PAGE_ID.campaign}.json`,
+    page(PAGE_ID.campaign, t.campaign.title, t.campaign.slug, 'campaign', [], {
+      meta_description: t.products.dishwasher.meta_description,
+    }),
+  );
+  write(
+    'page_template/campaign.json',
+    template(
+      'campaign',
+      [
+        hero(
+          'hero-campaign',
+          t.campaign.title,
+          t.products.dishwasher.subline,
+          image(dishwasher.image, t.products.dishwasher.image_alt, 1200, 900),
+        ),
+        richText(
+          'campaign-offer',
+          t.products.dishwasher.headline,
+          `<p>${t.pricing.cashback}</p><p><a href="${prefix + campaignTermsPath}">${t.campaign.terms_title}</a></p>`,
+        ),
+        teaser('teaser-campaign', t.home.teaser_title, [dishwasher]),
+      ],
+      { layout: 'base-logo-only' },
+    ),
+  );
+  // Its terms (9501): no header to leave by, the footer's legal links kept.
+  write(
+    `pages/${PAGE_ID.campaign_terms}.json`,
+    page(PAGE_ID.campaign_terms, t.campaign.terms_title, t.campaign.terms_slug, 'campaign_terms', [], {}),
+  );
+  write(
+    'page_template/campaign_terms.json',
+    template(
+      'campaign_terms',
+      [richText('campaign-terms', t.products.dishwasher.name, `<p>${t.pricing.cashback}</p><p>${t.pricing.rrp}</p>`)],
+      { layout: 'base-minimal' },
+    ),
+  );
+
+  // Help in the app (9600): shown in the app's web view, so no chrome at all, and not indexed.
+  write(`pages/${PAGE_ID.app_help}.json`, {
+    ...page(PAGE_ID.app_help, t.app_help.title, t.app_help.slug, 'app_help', [], {}),
+    seo: { enable_search_indexing: false },
+  });
+  write(
+    'page_template/app_help.json',
+    template('app_help', [faq('faq-app-help', t.service.faq_title, t.service.faq)], { layout: 'minimal' }),
   );
 
   write('_applicationConfiguration.json', {

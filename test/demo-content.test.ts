@@ -9,7 +9,7 @@ import { createEmbeddedStore } from '../server/content/store.ts';
 /** The demo store is complete, valid, localised, and priced in each storefront's currency. */
 const store = createEmbeddedStore({ dir: 'content' });
 const { config } = loadSitesConfig('config/sites.json');
-const PAGE_IDS = ['125', '200', '300', '4711', '4712', '5810', '6020', '7000', '8000'];
+const PAGE_IDS = ['125', '200', '300', '4711', '4712', '5810', '6020', '7000', '8000', '9000', '9500', '9501', '9600'];
 const PRODUCT_IDS = ['4711', '4712', '5810', '6020'];
 
 t.test('the demo config lists 29 locales on 25 country domains, each with a .localhost alias', async (t) => {
