@@ -134,13 +134,15 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     }
     handleHistory();
     // Collaboration: its chunk loads when enabled now or by a later `collab-enable`.
-    // Comment icons come from the same chunk; it replaces these handlers with its own.
+    // Comment icons come from the same chunk; its own handlers take over from these.
     const collab = loaders.collab;
     if (collab) {
       let chunk: Promise<CollabChunk.Collab> | undefined;
+      const placeholders: (() => void)[] = [];
       const start = () => {
         chunk ??= collab().then(({ startCollab }) => {
           if (signal.aborted) throw signal.reason;
+          for (const unregister of placeholders.splice(0)) unregister();
           const started = startCollab({ win, config, channel: visualBuilder });
           cleanup(started.destroy);
           return started;
@@ -150,11 +152,13 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
       if (config.collab.enable) start().catch(ignore);
       else
         for (const type of ['collab-enable', 'highlight-active-comments-by-data-cs'])
-          visualBuilder.on(type, (data) => {
-            start()
-              .then((started) => started.handle(type, data))
-              .catch(ignore);
-          });
+          placeholders.push(
+            visualBuilder.on(type, (data) => {
+              start()
+                .then((started) => started.handle(type, data))
+                .catch(ignore);
+            }),
+          );
     }
     if (config.windowType !== 'builder') return;
     handleClientData();
