@@ -166,7 +166,12 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     // The builder UI exists only when the URL asks for it.
     if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
       const { startBuilder } = await loaders.builder();
-      if (!signal.aborted) cleanup(startBuilder({ win, config, channel: visualBuilder, livePreview }).destroy);
+      const entryChanged = (listener: () => void) => {
+        const id = subscribers.add(listener);
+        return () => subscribers.remove(id);
+      };
+      if (!signal.aborted)
+        cleanup(startBuilder({ win, config, channel: visualBuilder, livePreview, entryChanged }).destroy);
     }
   }
 
