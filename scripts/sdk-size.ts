@@ -21,8 +21,11 @@ export const CORE_BUDGET_GZIP = 10 * 1024;
 /** The lazy chunks' budgets, each for its own file: the visual builder and collaboration. */
 export const BUILDER_BUDGET_GZIP = 20 * 1024;
 export const COLLAB_BUDGET_GZIP = 9 * 1024;
-/** All preview code together: the core and every chunk and shared file, each once. */
-export const TOTAL_BUDGET_GZIP = 50 * 1024;
+/**
+ * All preview code together: the core and every chunk and shared file, each once. 58 KB since
+ * issue 33 (4.4.1's requests and features; the 4.4.1 package itself is 132 KB).
+ */
+export const TOTAL_BUDGET_GZIP = 58 * 1024;
 
 type ChunkName = keyof typeof CHUNK_ENTRIES;
 

@@ -26,6 +26,11 @@ export const NEW_ITEM_CLICK_MS = 350;
 export const OBSERVER_TIMEOUT_MS = 4000;
 /** Builder: how long re-rendered variant fields are marked again after a variant patch. */
 export const VARIANT_OBSERVER_TIMEOUT_MS = 8000;
+/**
+ * Builder (4.x): a workflow-stage or variant-permission question not answered within this time
+ * counts as "allowed", like an error answer (4.4.1 waits forever on an editor handler that throws).
+ */
+export const LOCK_ANSWER_MS = 2000;
 
 /** Collaboration: pins follow page changes once they pause this long. */
 export const THREAD_MUTATION_DEBOUNCE_MS = 1000;
@@ -40,11 +45,15 @@ export const MENTION_LIST_PX = 160;
 /** Collaboration: more comments load when the list is scrolled this close to its end. */
 export const MORE_WITHIN_PX = 3;
 /**
- * Collaboration: the thread popup's gap to its pin and its margin inside the viewport. The popup is
- * drawn before it is placed, so its own size is always known: no default size is needed.
+ * Collaboration: the thread popup's gap to its pin, its safe margins inside the viewport (42 px
+ * at the top, clear of the editor's own bar; 16 px on the other sides), and the size it is placed
+ * with while it cannot be measured (not laid out yet).
  */
 export const POPUP_GAP_PX = 8;
-export const POPUP_MARGIN_PX = 16;
+export const POPUP_MARGIN_PX = { top: 42, right: 16, bottom: 16, left: 16 } as const;
+export const POPUP_DEFAULT_SIZE = { width: 334, height: 198 } as const;
+/** Builder: a focused field this close to the top of the viewport gets its toolbar's tooltips below. */
+export const TOOLTIP_BELOW_WITHIN_PX = 96;
 
 /**
  * Hover proximity: 10 % of an element's size, at most 30 px. Within it the pointer still counts as

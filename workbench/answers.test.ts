@@ -151,3 +151,35 @@ t.test('a collaboration change is written back to the server; a read is not', as
   t.same(puts, ['PUT']);
   t.equal(collab.threads.length, 1);
 });
+
+t.test(
+  'workflow stage (4.x): the stage-lock switch locks the entry; a request for access is then pending',
+  async (t) => {
+    const { vb, form, entry, said } = setup(t);
+    const stage = (entryUid: string) =>
+      vb.ask('get-workflow-stage-details', { entryUid, contentTypeUid: 'page', locale: 'en-GB' });
+    t.match(await stage('p1'), { permissions: { entry: { update: true } } }, 'unlocked by default');
+    form.stageLocked.add(entry);
+    t.same(await stage('p1'), {
+      stage: { name: 'Review' },
+      permissions: { entry: { update: false } },
+      requestEditAccess: { canRequest: true, hasPending: false },
+    });
+    t.equal(
+      await vb.ask('open-request-edit-access', { entryUid: 'p1', contentTypeUid: 'page', locale: 'en-GB' }),
+      undefined,
+    );
+    t.match(
+      await stage('p1'),
+      { requestEditAccess: { canRequest: false, hasPending: true } },
+      'pending after the request',
+    );
+    t.match(said, [/edit access requested for page p1/i]);
+    t.match(await stage('other'), { permissions: { entry: { update: true } } }, 'unknown entries stay unlocked');
+    t.same(
+      await vb.ask('get-resolved-variant-permissions', { content_type_uid: 'page', entry_uid: 'p1', locale: 'en-GB' }),
+      { update: true },
+      'the store has no variants: every field exists',
+    );
+  },
+);

@@ -86,6 +86,25 @@ export function answerBuilder(vb: EditorChannel, deps: AnswerDeps): void {
     return { create: true, read: true, update, delete: update, publish: update };
   });
   on('get-field-variant-status', () => NO_VARIANT_CHANGES);
+  // 4.x: an entry's "stage lock" switch locks it in the Review stage; its editor may ask for access once.
+  on('get-workflow-stage-details', (d) => {
+    const entry = form.entryOf(d.contentTypeUid, d.entryUid);
+    const locked = Boolean(entry && form.stageLocked.has(entry));
+    const pending = Boolean(entry && form.accessRequested.has(entry));
+    return {
+      stage: { name: 'Review' },
+      permissions: { entry: { update: !locked } },
+      requestEditAccess: { canRequest: locked && !pending, hasPending: locked && pending },
+    };
+  });
+  on('open-request-edit-access', (d) => {
+    const entry = form.entryOf(d.contentTypeUid, d.entryUid);
+    if (entry) form.accessRequested.add(entry);
+    say(`Edit access requested for ${d.contentTypeUid} ${d.entryUid}`);
+    return undefined;
+  });
+  // The embedded store has no variants: every field exists in the page's entry.
+  on('get-resolved-variant-permissions', () => ({ update: true }));
   on('get-field-data', (d) => {
     const entry = form.entryOf(d.fieldMetadata.content_type_uid, d.fieldMetadata.entry_uid);
     const value = entry && getValue(entry.value, d.entryPath);

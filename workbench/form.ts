@@ -6,8 +6,8 @@ import { h } from './h.ts';
 /**
  * The entries form beside the page: one fieldset per entry, one input per text or number field.
  * Typing saves a draft; a value the page writes (builder) lands in the entry, the input and a
- * draft. Two switches per entry and field make the editor answer "read-only", to try the layer's
- * disabled states.
+ * draft. Two switches per entry and field make the editor answer "read-only", and a third per entry
+ * locks it in a workflow stage (4.x), to try the layer's disabled states.
  */
 
 export interface EntriesForm {
@@ -17,6 +17,10 @@ export interface EntriesForm {
   readOnly: Set<EditedEntry>;
   /** `{content type}:{field path without indexes}` answered with `updateRestrict` (get-field-schema). */
   lockedFields: Set<string>;
+  /** Entries whose workflow stage forbids editing (get-workflow-stage-details). */
+  stageLocked: Set<EditedEntry>;
+  /** Stage-locked entries whose editor asked for edit access (open-request-edit-access). */
+  accessRequested: Set<EditedEntry>;
   entryOf(contentType: string, uid: string): EditedEntry | undefined;
   render(): void;
   /** The form field of a tag, brought into view and marked. */
@@ -49,6 +53,8 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
   const element = h('aside', { className: 'wb-side', 'aria-label': 'Entries' });
   const readOnly = new Set<EditedEntry>();
   const lockedFields = new Set<string>();
+  const stageLocked = new Set<EditedEntry>();
+  const accessRequested = new Set<EditedEntry>();
   const toggle = <T>(set: Set<T>, item: T, on: boolean) => (on ? set.add(item) : set.delete(item));
 
   function fieldInput(entry: EditedEntry, field: FormField): HTMLElement {
@@ -90,6 +96,12 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
       form.render();
       permissionsChanged();
     });
+    // The layer asks for the stage again when a field is focused: no reload.
+    const stage = h('input', { type: 'checkbox', checked: stageLocked.has(entry) });
+    stage.addEventListener('change', () => {
+      toggle(stageLocked, entry, stage.checked);
+      if (!stage.checked) accessRequested.delete(entry);
+    });
     return h(
       'fieldset',
       { 'data-entry': cslpBase(entry) },
@@ -98,6 +110,12 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
         {},
         `${entry.contentType} ${entry.uid}`,
         h('label', { className: 'wb-lock', title: 'Answer get-permissions with update: false' }, lock, ' read-only'),
+        h(
+          'label',
+          { className: 'wb-lock', title: 'Answer get-workflow-stage-details with update: false' },
+          stage,
+          ' stage lock',
+        ),
       ),
       ...editableFields(entry.value).map((field) => fieldInput(entry, field)),
     );
@@ -108,6 +126,8 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
     entries,
     readOnly,
     lockedFields,
+    stageLocked,
+    accessRequested,
     entryOf: (contentType, uid) => entries.find((e) => e.contentType === contentType && e.uid === uid),
     render: () => element.replaceChildren(...entries.map(fieldset)),
     focusField(cslp) {

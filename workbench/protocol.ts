@@ -42,7 +42,18 @@ export interface BuilderRequests {
   'add-instance': { payload: { fieldMetadata: CslpData; index: number }; answer: undefined };
   'delete-instance': { payload: { data: string; fieldMetadata: CslpData }; answer: undefined };
   'move-instance': { payload: { data: string; direction: Direction; fieldMetadata: CslpData }; answer: undefined };
+  // 4.x: the workflow-stage and variant locks, and the request for edit access.
+  'get-workflow-stage-details': { payload: EntryRef; answer: StageDetails };
+  'get-resolved-variant-permissions': { payload: unknown; answer: { update: boolean } };
+  'open-request-edit-access': { payload: EntryRef; answer: undefined };
 }
+
+type EntryRef = { entryUid: string; contentTypeUid: string; locale: string; variantUid?: string };
+type StageDetails = {
+  stage: { name: string };
+  permissions: { entry: { update: boolean } };
+  requestEditAccess: { canRequest: boolean; hasPending: boolean };
+};
 
 type Request = { payload: unknown; answer: unknown };
 

@@ -31,6 +31,8 @@ export interface BuilderOptions {
   channel: Channel;
   /** The core's live-preview channel, for `variant-patch-update`. */
   livePreview?: Channel;
+  /** Registers a listener for the editor's entry changes (`client-data-send`); returns its removal. */
+  entryChanged?: (listener: () => void) => () => void;
 }
 
 export interface Builder {
@@ -81,7 +83,7 @@ function followPageChanges(ctx: BuilderContext): void {
   onAbort(signal, () => clearTimeout(timer));
 }
 
-export const startBuilder: StartBuilder = ({ win, config, channel, livePreview }) => {
+export const startBuilder: StartBuilder = ({ win, config, channel, livePreview, entryChanged }) => {
   const teardown = new AbortController();
   const ui = createUi(win);
   const ctx = createContext({ win, config, channel, ui, signal: teardown.signal });
@@ -92,6 +94,12 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview }
   followPageChanges(ctx);
   answerEditor(ctx);
   watchVariantPatches(ctx, livePreview);
+  // A changed entry may be in another workflow stage: its locks are asked again.
+  if (entryChanged)
+    onAbort(
+      teardown.signal,
+      entryChanged(() => ctx.forgetLocks()),
+    );
   return {
     destroy() {
       deselect(ctx, { restore: true });

@@ -1,7 +1,9 @@
+import { later } from '../abort.ts';
 import type { Config } from '../config/types.ts';
 import type { CslpData } from '../cslp/parse.ts';
 import type { PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
+import { LOCK_ANSWER_MS } from '../timing.ts';
 import type { Channel } from '../transport/channel.ts';
 import { BUILDER_ERRORS } from './errors.ts';
 import type { FieldSchema, FieldType } from './field-type.ts';
@@ -10,10 +12,13 @@ import {
   type Permissions,
   readPermissions,
   readSchemaReply,
+  readVariantPermission,
+  readWorkflowStage,
   type SchemaMap,
   type VariantStatus,
   type VbReceived,
   type VbSent,
+  type WorkflowStage,
 } from './protocol.ts';
 import type { Pseudo } from './pseudo.ts';
 import type { BuilderUi } from './ui.ts';
@@ -29,6 +34,8 @@ export interface Described {
   schema: FieldSchema | undefined;
   type: FieldType;
   reason: string;
+  /** A workflow-stage lock that offers to ask for edit access, or says a request is pending. */
+  request?: 'request' | 'pending';
 }
 
 export interface Hovered {
@@ -76,6 +83,12 @@ export interface BuilderContext {
   forgetSchemas(): void;
   /** Entry permissions, asked once per entry, content type and locale. */
   permissionsFor(cslp: CslpData): Promise<Permissions>;
+  /** The entry's workflow stage, kept per entry, content type, locale and variant. */
+  stageFor(cslp: CslpData): Promise<WorkflowStage>;
+  /** Whether the field exists in its variant, kept per field. */
+  inVariant(cslp: CslpData): Promise<boolean>;
+  /** Forgets the stage and variant answers for `cslp`'s entry, or all of them (the entry changed). */
+  forgetLocks(cslp?: CslpData): void;
 }
 
 export function createContext(
@@ -84,6 +97,34 @@ export function createContext(
   const { channel } = base;
   const schemas = new Map<string, Promise<SchemaMap>>();
   const permissions = new Map<string, Promise<Permissions>>();
+  const stages = new Map<string, Promise<WorkflowStage>>();
+  const variants = new Map<string, Promise<boolean>>();
+  const entryKey = (cslp: CslpData) =>
+    `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}.${cslp.variant ?? ''}`;
+  /** The answer read by `read`; an error, or none within the bound, reads as an empty answer. */
+  const bounded = <T>(type: VbSent, payload: unknown, read: (value: unknown) => T): Promise<T> =>
+    new Promise<T>((resolve) => {
+      const cancel = later(base.signal, () => resolve(read(undefined)), LOCK_ANSWER_MS);
+      channel.send(type, payload).then(
+        (value) => {
+          cancel();
+          resolve(read(value));
+        },
+        (error: unknown) => {
+          cancel();
+          logger.debug(type, error);
+          resolve(read(undefined));
+        },
+      );
+    });
+  const kept = <T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>) => {
+    let answer = cache.get(key);
+    if (!answer) {
+      answer = ask();
+      cache.set(key, answer);
+    }
+    return answer;
+  };
   return {
     ...base,
     doc: base.win.document,
@@ -120,6 +161,45 @@ export function createContext(
         permissions.set(key, answer);
       }
       return answer;
+    },
+    stageFor(cslp) {
+      return kept(stages, entryKey(cslp), () =>
+        bounded(
+          'get-workflow-stage-details',
+          {
+            entryUid: cslp.entry_uid,
+            contentTypeUid: cslp.content_type_uid,
+            locale: cslp.locale,
+            variantUid: cslp.variant,
+          },
+          readWorkflowStage,
+        ),
+      );
+    },
+    inVariant(cslp) {
+      return kept(variants, `${entryKey(cslp)}.${cslp.fieldPathWithIndex}`, () =>
+        bounded(
+          'get-resolved-variant-permissions',
+          {
+            content_type_uid: cslp.content_type_uid,
+            entry_uid: cslp.entry_uid,
+            locale: cslp.locale,
+            variant: cslp.variant,
+            fieldPathWithIndex: cslp.fieldPathWithIndex,
+          },
+          readVariantPermission,
+        ),
+      );
+    },
+    forgetLocks(cslp) {
+      if (!cslp) {
+        stages.clear();
+        variants.clear();
+        return;
+      }
+      const key = entryKey(cslp);
+      stages.delete(key);
+      for (const field of [...variants.keys()]) if (field.startsWith(`${key}.`)) variants.delete(field);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CslpData } from '../cslp/parse.ts';
 import type { FieldSchema } from './field-type.ts';
-import type { Permissions } from './protocol.ts';
+import type { Permissions, WorkflowStage } from './protocol.ts';
 
 /**
  * When a field is disabled and why: the reason is shown in the toolbar, the
@@ -16,6 +16,18 @@ export const DISABLED_REASONS = {
   UNLINKED_VARIANT: 'This field is not editable as it is not linked to the selected variant',
   AUDIENCE_MODE: 'Open an Experience from Audience widget to start editing',
   VARIANT_MISMATCH: "This field is not editable as it doesn't match the selected variant",
+  // 4.x: workflow-stage and variant locks, in 4.4.1's words.
+  NOT_IN_VARIANT: 'This field does not exist in the selected variant',
+} as const;
+
+/** 4.4.1's workflow-stage reasons, with the stage's name. */
+export const STAGE_REASONS = {
+  LOCKED: (stage: string) => `You do not have Edit access to this entry on the '${stage}' workflow stage`,
+  ROLE_AND_STAGE: (stage: string) =>
+    `Editing is restricted for your role or by the rules for the '${stage}' stage. Contact your admin for edit access.`,
+  REQUEST: (stage: string) => `You do not have the edit access to this entry on the '${stage}' workflow stage.`,
+  PENDING: (stage: string) =>
+    `You do not have the edit access to this entry on the '${stage}' workflow stage. Your request has been sent and is awaiting approval.`,
 } as const;
 
 /** Classes the editor's `show-variant-fields` puts on site elements. */
@@ -29,6 +41,10 @@ export interface FieldContext {
   cslp: CslpData;
   schema: FieldSchema | undefined;
   permissions: Permissions;
+  /** The entry's workflow stage (4.x); undefined reads as unlocked. */
+  stage?: WorkflowStage;
+  /** Whether the field exists in the selected variant (4.x). */
+  inVariant?: boolean;
   element: Element;
   masterLocale: string;
   /** Editor state (global state). */
@@ -37,11 +53,35 @@ export interface FieldContext {
   audienceMode: boolean;
 }
 
-/** The reason text, or '' when the field is editable. */
+/** Why a field cannot be edited ('' when it can), and whether the editor may be asked for edit access. */
+export interface Disabled {
+  reason: string;
+  request?: 'request' | 'pending';
+}
+
+/** The reason and what the lock offers; 3.2.5's reasons first, then 4.x's stage and variant locks. */
+export function disabledState(field: FieldContext): Disabled {
+  const reason = disabledReason(field);
+  if (reason) return { reason };
+  const { stage } = field;
+  if (stage && !stage.update) {
+    const { name, request } = stage;
+    if (request === 'pending') return { reason: STAGE_REASONS.PENDING(name), request };
+    if (request === 'request') return { reason: STAGE_REASONS.REQUEST(name), request };
+    return { reason: STAGE_REASONS.LOCKED(name) };
+  }
+  if (field.inVariant === false) return { reason: DISABLED_REASONS.NOT_IN_VARIANT };
+  return { reason: '' };
+}
+
+/** The reason text of 3.2.5's rules, or '' when they allow editing. */
 export function disabledReason(field: FieldContext): string {
   const { cslp, schema, element } = field;
   const meta = schema?.field_metadata;
-  if (!field.permissions.update) return DISABLED_REASONS.ENTRY_UPDATE;
+  if (!field.permissions.update)
+    return field.stage && !field.stage.update
+      ? STAGE_REASONS.ROLE_AND_STAGE(field.stage.name)
+      : DISABLED_REASONS.ENTRY_UPDATE;
   if (meta?.updateRestrict) return DISABLED_REASONS.READ_ONLY;
   if (schema?.non_localizable && cslp.locale !== field.masterLocale) return DISABLED_REASONS.LOCALIZED_ENTRY;
   if (field.variant && cslp.locale !== field.locale) return DISABLED_REASONS.NOT_LOCALIZED;

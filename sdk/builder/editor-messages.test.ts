@@ -121,3 +121,15 @@ t.test('variant-patch-update: in audience mode, re-tagged fields are marked for 
   await advance(0);
   t.ok(field.classList.contains('visual-builder__variant-field'), 'after 8 s the watch has ended');
 });
+
+t.test('toggle-scroll (4.x) stops the page scrolling and restores it', async (t) => {
+  const { win, editor } = start(t);
+  win.document.body.style.overflow = '';
+  t.equal(await editor.send('toggle-scroll', { scroll: false }), undefined, 'answered, not refused');
+  t.equal(win.document.body.style.overflow, 'hidden');
+  await editor.send('toggle-scroll', { scroll: true });
+  t.equal(win.document.body.style.overflow, '', 'the page’s own value again');
+  await editor.send('toggle-scroll', { scroll: false });
+  await editor.send('toggle-scroll', {});
+  t.equal(win.document.body.style.overflow, '', 'anything but scroll: false lets it scroll');
+});

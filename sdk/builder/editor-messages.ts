@@ -1,3 +1,4 @@
+import { onAbort } from '../abort.ts';
 import { CSLP } from '../dom.ts';
 import type { BuilderContext } from './context.ts';
 import { VARIANT_CLASSES } from './disabled.ts';
@@ -12,6 +13,7 @@ import {
   readHideFocusOverlay,
   readLocale,
   readOnlyHighlighted,
+  readScrollStopped,
   readScrollToField,
   readVariantFields,
   readVariantId,
@@ -98,6 +100,14 @@ export function answerEditor(ctx: BuilderContext): void {
   });
   channel.on('set-audience-mode', (data) => {
     state.audienceMode = readAudienceMode(data);
+  });
+  // 4.x: an app the editor opens over the page stops the page scrolling under it until it closes.
+  const overflow = doc.body.style.overflow;
+  channel.on('toggle-scroll', (data) => {
+    doc.body.style.overflow = readScrollStopped(data) ? 'hidden' : overflow;
+  });
+  onAbort(ctx.signal, () => {
+    doc.body.style.overflow = overflow;
   });
   channel.on('delete-instance', (data) => {
     if (ctx.focused && readDeletePath(data) === ctx.focused.cslp.instance.fieldPathWithIndex)

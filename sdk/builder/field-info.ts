@@ -1,26 +1,33 @@
 import type { CslpData } from '../cslp/parse.ts';
 import { CSLP } from '../dom.ts';
 import type { BuilderContext, Described } from './context.ts';
-import { disabledReason } from './disabled.ts';
+import { disabledState } from './disabled.ts';
 import { fieldType } from './field-type.ts';
 import { tagOf } from './instances.ts';
 
 /** What the builder knows about a field: its description from the editor, and where it sits among tagged elements. */
 
 export async function describe(ctx: BuilderContext, element: Element, cslp: CslpData): Promise<Described> {
-  const [map, allowed] = await Promise.all([ctx.schemaFor(cslp.content_type_uid), ctx.permissionsFor(cslp)]);
+  const [map, allowed, stage, inVariant] = await Promise.all([
+    ctx.schemaFor(cslp.content_type_uid),
+    ctx.permissionsFor(cslp),
+    ctx.stageFor(cslp),
+    ctx.inVariant(cslp),
+  ]);
   const schema = map[cslp.fieldPath];
-  const reason = disabledReason({
+  const { reason, request } = disabledState({
     cslp,
     schema,
     permissions: allowed,
+    stage,
+    inVariant,
     element,
     masterLocale: ctx.config.stackDetails.masterLocale,
     locale: ctx.state.locale,
     variant: ctx.state.variant,
     audienceMode: ctx.state.audienceMode,
   });
-  return { schema, type: fieldType(schema), reason };
+  return { schema, type: fieldType(schema), reason, request };
 }
 
 /** The first tagged element on the event's path, stopping at `<body>`; the builder's own UI is not the page. */

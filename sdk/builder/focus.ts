@@ -84,6 +84,8 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
   deselect(ctx);
   const run = ++ctx.focusRun;
   let described: Described;
+  // A lock may have changed since the hover: focusing to edit asks again.
+  ctx.forgetLocks(cslp);
   try {
     described = await describe(ctx, element, cslp);
   } catch (error) {

@@ -27,7 +27,11 @@ export type VbSent =
   | 'open-reference-modal'
   | 'send-variant-revert-action-trigger'
   | 'get-discussion-id-for-comment-modal'
-  | 'open-field-comment-modal';
+  | 'open-field-comment-modal'
+  // 4.x: workflow-stage and variant locks, and the request for edit access.
+  | 'get-workflow-stage-details'
+  | 'get-resolved-variant-permissions'
+  | 'open-request-edit-access';
 
 /** Editor → layer requests handled in the builder window. */
 export type VbReceived =
@@ -41,6 +45,7 @@ export type VbReceived =
   | 'get-variant-id'
   | 'get-locale'
   | 'set-audience-mode'
+  | 'toggle-scroll'
   | 'delete-instance'
   | 'update-discussion-id-for-focus-field';
 
@@ -85,6 +90,35 @@ export function readPermissions(value: unknown): Permissions {
     delete: flag('delete'),
     publish: flag('publish'),
   };
+}
+
+/**
+ * An entry's workflow stage as it bears on editing (`get-workflow-stage-details`): `update` is false
+ * only when the editor says so; `request` is what the locked field offers: asking for edit access,
+ * or a request already pending.
+ */
+export interface WorkflowStage {
+  name: string;
+  update: boolean;
+  request: 'request' | 'pending' | undefined;
+}
+
+/** A failed, late or unreadable answer allows editing, as in 4.4.1. */
+export function readWorkflowStage(value: unknown): WorkflowStage {
+  const reply = isRecord(value) ? value : {};
+  const stage = isRecord(reply.stage) ? reply.stage : {};
+  const entry = isRecord(reply.permissions) && isRecord(reply.permissions.entry) ? reply.permissions.entry : {};
+  const access = isRecord(reply.requestEditAccess) ? reply.requestEditAccess : {};
+  return {
+    name: str(stage.name) || 'Unknown',
+    update: entry.update !== false,
+    request: access.hasPending === true ? 'pending' : access.canRequest === true ? 'request' : undefined,
+  };
+}
+
+/** Whether the field exists in the selected variant (`get-resolved-variant-permissions`); anything else allows. */
+export function readVariantPermission(value: unknown): boolean {
+  return !(isRecord(value) && value.update === false && value.error !== true);
 }
 
 /** `{error: true}` reads as empty data. */
@@ -187,6 +221,8 @@ export const readOnlyHighlighted = (value: unknown): boolean => isRecord(value) 
 export const readVariantId = (value: unknown): string | undefined => (isRecord(value) ? str(value.variant) : undefined);
 export const readLocale = (value: unknown): string | undefined => (isRecord(value) ? str(value.locale) : undefined);
 export const readAudienceMode = (value: unknown): boolean => isRecord(value) && value.audienceMode === true;
+/** `toggle-scroll` (4.x): only `{scroll: false}` stops the page scrolling. */
+export const readScrollStopped = (value: unknown): boolean => isRecord(value) && value.scroll === false;
 export const readDeletePath = (value: unknown): string | undefined => (isRecord(value) ? str(value.path) : undefined);
 
 /** `mouse-click` payload: both keys present, undefined when the click hit no tagged element. */

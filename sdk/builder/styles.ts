@@ -38,6 +38,8 @@ button.tb-button:hover:not(:disabled) { background: #f0edff; }
 button.tb-button:disabled { color: #bbb; cursor: not-allowed; }
 .tb-reason { align-self: center; max-width: 260px; padding: 4px 8px; background: #fff7e6; color: #7a4b00;
   border-radius: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
+button.tb-request { align-self: center; padding: 4px 8px; border: 0; background: #fff7e6; color: #7a4b00;
+  text-decoration: underline; cursor: pointer; border-radius: 4px; }
 .tb-error { display: inline-flex; align-items: center; padding: 0 8px; background: #d62400; color: #fff;
   border-radius: 4px; font-weight: 600; position: relative; }
 .visual-builder__tooltip { position: fixed; top: 0; left: 0; z-index: 2147483647; max-width: 240px; padding: 4px 8px;

@@ -84,7 +84,15 @@ export function start(
   const peer = createPeer(win, [EDITOR_ORIGIN]);
   const channel = createChannel('visual-builder', win, peer);
   const livePreview = createChannel('live-preview', win, peer);
-  const builder = startBuilder({ win, config, channel, livePreview });
+  // The core's entry changes (client-data-send), as the test makes them.
+  const entryListeners = new Set<() => void>();
+  const entryChanged = (listener: () => void) => {
+    entryListeners.add(listener);
+    return () => {
+      entryListeners.delete(listener);
+    };
+  };
+  const builder = startBuilder({ win, config, channel, livePreview, entryChanged });
   t.teardown(async () => {
     builder.destroy();
     channel.destroy();
@@ -101,6 +109,9 @@ export function start(
     livePreviewEditor: requests(framed.editor('live-preview'), time),
     received,
     types,
+    changeEntry: () => {
+      for (const listener of entryListeners) listener();
+    },
     shadow,
     el: (tag: string) => win.document.querySelector(`[data-cslp="${tag}"]`) as HTMLElement,
   };

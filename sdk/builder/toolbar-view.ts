@@ -25,6 +25,8 @@ export interface ToolbarModel {
   parents: { label: string; run(): void }[];
   /** Why the field cannot be edited, '' when it can. */
   reason: string;
+  /** Asks the editor for edit access, where a workflow-stage lock allows asking (4.x). */
+  requestAccess?: (() => void) | undefined;
   /** The invalid-tag badge. */
   invalid: boolean;
   buttons: ToolbarButton[];
@@ -60,5 +62,8 @@ export function toolbarView(model: ToolbarModel, on: Surface['on']): Html {
   }</div>${
     (buttons.length > 0 || revert) &&
     html`<div class="tb-group visual-builder__focused-toolbar__multiple-field-toolbar">${buttons}${revert}</div>`
-  }${model.reason && html`<span class="tb-reason" data-testid="visual-builder__focused-toolbar__disabled-reason">${model.reason}</span>`}`;
+  }${model.reason && html`<span class="tb-reason" data-testid="visual-builder__focused-toolbar__disabled-reason">${model.reason}</span>`}${
+    model.requestAccess &&
+    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__request-edit-access" ${on('click', model.requestAccess)}>Request Edit Access</button>`
+  }`;
 }

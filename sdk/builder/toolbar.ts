@@ -145,6 +145,18 @@ export function renderToolbar(ctx: BuilderContext, field: Focused): void {
       .slice(1)
       .map((parent) => ({ label: name(parent.cslp), run: () => void focus(ctx, parent.element, parent.cslp) })),
     reason: field.reason,
+    requestAccess:
+      field.request === 'request'
+        ? () =>
+            void ctx.channel
+              .send('open-request-edit-access', {
+                entryUid: field.cslp.entry_uid,
+                contentTypeUid: field.cslp.content_type_uid,
+                locale: field.cslp.locale,
+                variantUid: field.cslp.variant,
+              })
+              .catch(ignore)
+        : undefined,
     // No schema, or no display name once the editor answered: the tag is invalid.
     invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
     buttons: toolbarButtons(ctx, field),

@@ -1,6 +1,7 @@
 import type { Placement } from '@floating-ui/dom';
 import { addStyles, type PageWindow } from '../dom.ts';
 import { el } from '../el.ts';
+import { TOOLTIP_BELOW_WITHIN_PX } from '../timing.ts';
 import { float } from '../view/float.ts';
 import { layerHost } from '../view/host.ts';
 import { html, when } from '../view/html.ts';
@@ -142,7 +143,11 @@ export function createUi(win: PageWindow): BuilderUi {
     tooltipAnchor = anchor;
     tooltip.textContent = anchor.getAttribute('data-tooltip');
     tooltip.hidden = false;
-    void float(anchor, tooltip, anchor.classList.contains('tooltip-below') ? 'bottom' : 'top').then((side) => {
+    // The toolbar of a field near the top has its tooltips below, over the field rather than off the frame's edge.
+    const nearTop =
+      focused !== null && toolbar.contains(anchor) && focused.getBoundingClientRect().top <= TOOLTIP_BELOW_WITHIN_PX;
+    const below = nearTop || anchor.classList.contains('tooltip-below');
+    void float(anchor, tooltip, below ? 'bottom' : 'top').then((side) => {
       if (side && tooltipAnchor === anchor) tooltip.setAttribute('data-placement', side);
     });
   };

@@ -1,7 +1,7 @@
 import { isRecord } from '../../common/is-record.ts';
 import { debounce } from '../debounce.ts';
 import { el } from '../el.ts';
-import { INPUT_REPOSITION_MS, MORE_WITHIN_PX, POPUP_GAP_PX, POPUP_MARGIN_PX } from '../timing.ts';
+import { INPUT_REPOSITION_MS, MORE_WITHIN_PX, POPUP_DEFAULT_SIZE, POPUP_GAP_PX, POPUP_MARGIN_PX } from '../timing.ts';
 import { float } from '../view/float.ts';
 import { html, when } from '../view/html.ts';
 import { type Surface, surface } from '../view/render.ts';
@@ -64,9 +64,14 @@ export function openPopup(ctx: CollabContext, thread: Thread, pin: HTMLButtonEle
   node.setAttribute('role', 'dialog');
   node.setAttribute('data-testid', 'collab-thread');
   const closed = new AbortController();
-  // Beside the pin with an 8 px gap, on the right unless that leaves the viewport, 16 px inside it.
+  // Beside the pin with an 8 px gap, on the right unless that leaves the viewport, inside its safe margins.
   const place = () =>
-    void float(pin, node, 'right-start', { gap: POPUP_GAP_PX, margin: POPUP_MARGIN_PX, fallbacks: ['left-start'] });
+    void float(pin, node, 'right-start', {
+      gap: POPUP_GAP_PX,
+      margin: POPUP_MARGIN_PX,
+      fallbacks: ['left-start'],
+      size: POPUP_DEFAULT_SIZE,
+    });
   const popup: ThreadPopup = {
     thread,
     node,

@@ -1,7 +1,9 @@
+import { Window } from 'happy-dom';
 import t, { type Test } from 'tap';
 import { applyInit, applyUrl } from '../config/config.ts';
 import { baseConfig } from '../config/defaults.ts';
 import type { InitData } from '../config/types.ts';
+import type { PageWindow } from '../dom.ts';
 import { type EventManager, fakeTime, framedSite } from '../test-editor.ts';
 import { startLayer } from './live-preview.ts';
 import { createSubscribers } from './subscribers.ts';
@@ -195,4 +197,63 @@ t.test('in preview the edit button exists; the timeline view has none', async (t
   });
   t.teardown(() => layer.destroy());
   t.equal(framed.site.document.getElementById('cslp-tooltip'), null);
+});
+
+/** A chunk loader the test resolves when it wants: the load is in flight until then. */
+function deferredChunk<T>(chunk: () => Promise<T>) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const loaded = gate.then(chunk);
+  return { load: () => loaded, release: () => release(), loaded };
+}
+
+/** Lets every task and promise job queued so far run. */
+const turns = async (count = 5) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+t.test('destroy during the builder handshake outside the editor: Start Editing never appears', async (t) => {
+  const win = new Window({ url: `${PAGE}&builder=true` }) as unknown as PageWindow;
+  t.teardown(() => (win as unknown as Window).happyDOM.close());
+  const config = baseConfig();
+  applyInit(config, { mode: 'builder', stackDetails: { apiKey: 'k', environment: 'preview' } });
+  const builder = deferredChunk(() => import('../builder/builder.ts'));
+  const layer = startLayer(win, config, createSubscribers(crypto), {
+    sanitizer: () => Promise.reject(new Error('not in this test')),
+    builder: builder.load,
+  });
+  // The init found no editor; the builder chunk that draws the button is still loading.
+  layer.destroy();
+  builder.release();
+  await builder.loaded;
+  await turns();
+  t.equal(win.document.querySelector('[data-testid="vcms-start-editing-btn"]'), null);
+});
+
+t.test('destroy while the builder chunk loads in the editor: no builder UI is mounted', async (t) => {
+  const framed = framedSite({ url: `${PAGE}&builder=true` });
+  const time = fakeTime(t, framed);
+  t.teardown(() => framed.close());
+  framed.editor('visual-builder').on('init', () => ({ windowType: 'builder' }));
+  framed.editor('visual-builder').on('send-variant-and-locale', () => undefined);
+  const config = baseConfig();
+  applyInit(config, { mode: 'builder', stackDetails: { apiKey: 'k', environment: 'preview' } });
+  const builder = deferredChunk(() => import('../builder/builder.ts'));
+  let asked = false;
+  const layer = startLayer(framed.site, config, createSubscribers(crypto), {
+    sanitizer: () => Promise.reject(new Error('not in this test')),
+    builder: () => {
+      asked = true;
+      return builder.load();
+    },
+  });
+  for (let turns = 0; !asked && turns < 100; turns++) await time.advance(5);
+  t.ok(asked, 'the handshake got as far as loading the builder');
+  layer.destroy();
+  builder.release();
+  await builder.loaded;
+  await time.advance(5);
+  t.equal(framed.site.document.querySelector('.visual-builder__container'), null);
 });

@@ -1,3 +1,4 @@
+import { onAbort } from '../abort.ts';
 import type * as BuilderChunk from '../builder/builder.ts';
 import type * as CollabChunk from '../collab/collab.ts';
 import { editorOrigins, setEntry, setHash } from '../config/config.ts';
@@ -30,7 +31,9 @@ import type { Subscribers } from './subscribers.ts';
 /**
  * The running layer: the handshakes with the editor, the live-preview handlers,
  * the entry-page check, the edit button and the timeline. Failures of the handshake are swallowed:
- * a page outside the editor simply stays a page.
+ * a page outside the editor simply stays a page. One `AbortSignal` is the teardown: everything the
+ * layer starts registers its undoing on it, and every start path checks it after each wait, so a
+ * `destroy()` during a handshake or a chunk load leaves nothing behind.
  */
 
 /** Code the core loads only when it is needed, so the preview core stays within its budget. */
@@ -57,7 +60,11 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   const livePreview: Channel<Sent, Received> = createChannel(CHANNELS.livePreview, win, peer);
   const visualBuilder = createChannel(CHANNELS.visualBuilder, win, peer);
   const timeline = createChannel(CHANNELS.timeline, win, peer);
-  const cleanups: (() => void)[] = [livePreview.destroy, visualBuilder.destroy, timeline.destroy];
+  const teardown = new AbortController();
+  const { signal } = teardown;
+  // Registered after the abort, a cleanup runs at once.
+  const cleanup = (stop: () => void) => onAbort(signal, stop);
+  for (const channel of [livePreview, visualBuilder, timeline]) cleanup(channel.destroy);
   let editButton: EditButton | undefined;
 
   const setWindowType = (type: WindowType) => {
@@ -89,15 +96,15 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     };
     const reply = readInitReply(await livePreview.send('init', request));
     // A builder reply that came first has decided the window already.
-    if (config.windowType === 'builder') return;
+    if (signal.aborted || config.windowType === 'builder') return;
     if (reply.contentTypeUid && reply.entryUid) setEntry(config, reply.contentTypeUid, reply.entryUid);
-    cleanups.push(decorateLinkClicks(win, () => config.hash));
+    cleanup(decorateLinkClicks(win, () => config.hash));
     setWindowType(reply.windowType ?? 'preview');
     if (!config.ssr) {
       const timer = setInterval(() => {
         livePreview.send('check-entry-page', { href: win.location.href }).catch(ignore);
       }, ENTRY_PAGE_CHECK_MS);
-      cleanups.push(() => clearInterval(timer));
+      cleanup(() => clearInterval(timer));
     }
     handleHistory();
     handleClientData();
@@ -108,10 +115,14 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     const reply = readBuilderInitReply(
       await visualBuilder.send('init', request).catch(async (error: unknown) => {
         // Outside the editor the page offers to open itself in the visual builder.
-        if (!isFramed(win) && loaders.builder) cleanups.push((await loaders.builder()).showStartEditing(win, config));
+        if (!isFramed(win) && loaders.builder && !signal.aborted) {
+          const { showStartEditing } = await loaders.builder();
+          if (!signal.aborted) cleanup(showStartEditing(win, config));
+        }
         throw error;
       }),
     );
+    if (signal.aborted) return;
     setWindowType(reply.windowType ?? 'builder');
     config.stackDetails.masterLocale = reply.masterLocale ?? 'en-us';
     if (reply.collab) {
@@ -123,14 +134,17 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     }
     handleHistory();
     // Collaboration: its chunk loads when enabled now or by a later `collab-enable`.
-    // Comment icons come from the same chunk; it replaces these handlers with its own.
+    // Comment icons come from the same chunk; its own handlers take over from these.
     const collab = loaders.collab;
     if (collab) {
       let chunk: Promise<CollabChunk.Collab> | undefined;
+      const placeholders: (() => void)[] = [];
       const start = () => {
         chunk ??= collab().then(({ startCollab }) => {
+          if (signal.aborted) throw signal.reason;
+          for (const unregister of placeholders.splice(0)) unregister();
           const started = startCollab({ win, config, channel: visualBuilder });
-          cleanups.push(started.destroy);
+          cleanup(started.destroy);
           return started;
         });
         return chunk;
@@ -138,11 +152,13 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
       if (config.collab.enable) start().catch(ignore);
       else
         for (const type of ['collab-enable', 'highlight-active-comments-by-data-cs'])
-          visualBuilder.on(type, (data) => {
-            start()
-              .then((started) => started.handle(type, data))
-              .catch(ignore);
-          });
+          placeholders.push(
+            visualBuilder.on(type, (data) => {
+              start()
+                .then((started) => started.handle(type, data))
+                .catch(ignore);
+            }),
+          );
     }
     if (config.windowType !== 'builder') return;
     handleClientData();
@@ -150,7 +166,12 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     // The builder UI exists only when the URL asks for it.
     if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
       const { startBuilder } = await loaders.builder();
-      cleanups.push(startBuilder({ win, config, channel: visualBuilder, livePreview }).destroy);
+      const entryChanged = (listener: () => void) => {
+        const id = subscribers.add(listener);
+        return () => subscribers.remove(id);
+      };
+      if (!signal.aborted)
+        cleanup(startBuilder({ win, config, channel: visualBuilder, livePreview, entryChanged }).destroy);
     }
   }
 
@@ -162,13 +183,13 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
       }
   } else {
     const start = () => handshake().catch(ignore);
-    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true });
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start, { once: true, signal });
     else void start();
     const url = new URL(win.location.href);
     if (!isTimeline(url) && (config.editButton.enable || config.mode === MODE.builder)) {
       editButton = createEditButton(win, config, livePreview);
       editButton.toggle();
-      cleanups.push(editButton.destroy);
+      cleanup(editButton.destroy);
     }
     if (config.mode === MODE.builder) builderHandshake().catch(ignore);
   }
@@ -179,13 +200,10 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     const targetURL = (doc.activeElement as HTMLAnchorElement | null)?.href;
     if (targetURL) livePreview.send('url-change', { targetURL }).catch(ignore);
   };
-  win.addEventListener('pagehide', onLeave);
-  cleanups.push(() => win.removeEventListener('pagehide', onLeave));
+  win.addEventListener('pagehide', onLeave, { signal });
   handleTimeline(win, timeline, loaders.sanitizer);
 
   return {
-    destroy() {
-      for (const cleanup of cleanups.splice(0)) cleanup();
-    },
+    destroy: () => teardown.abort(),
   };
 }

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
+import { logger } from '../logger.ts';
 import { EDITOR_ORIGIN, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from './channel.ts';
-import { EVENT_MANAGER } from './errors.ts';
+import { EVENT_MANAGER, messagingError } from './errors.ts';
 import { createPeer } from './peer.ts';
 
 /**
@@ -226,4 +227,24 @@ t.test('destroy cancels pending requests and an empty channel id is refused', as
   t.throws(() => createChannel('', s.site, createPeer(s.site, [])), {
     message: 'contentstack-adv-post-message: The channelId is required',
   });
+});
+
+t.test('a handler is unregistered by the function on() returns; a second time logs EVENT_DOES_NOT_EXIST', async (t) => {
+  const s = setup(t);
+  const off = s.channel.on('history', () => 'handled');
+  const editor = s.editor('live-preview');
+  t.equal(await editor.send('history', {}), 'handled');
+  off();
+  await t.rejects(editor.send('history', {}), { code: 'NO_REQUEST_LISTENER_FOUND' }, 'gone after off()');
+  const logged: unknown[][] = [];
+  const original = console.debug;
+  console.debug = (...args: unknown[]) => logged.push(args);
+  logger.setDebug(true);
+  t.teardown(() => {
+    console.debug = original;
+    logger.setDebug(false);
+  });
+  off();
+  t.match(logged, [[/Live_Preview_SDK/, `${EVENT_MANAGER}: The event "history" does not exist`]]);
+  t.equal(messagingError('EVENT_DOES_NOT_EXIST', { type: 'x' }).code, 'EVENT_DOES_NOT_EXIST');
 });

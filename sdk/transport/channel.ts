@@ -18,8 +18,11 @@ import type { Peer } from './peer.ts';
  */
 export interface Channel<Sent extends string = string, Received extends string = string> {
   send<T = unknown>(type: Sent, payload?: unknown): Promise<T>;
-  /** One handler per type; a second registration replaces the first, as in the library. */
-  on(type: Received, handler: (data: unknown) => unknown): void;
+  /**
+   * One handler per type; a second registration replaces the first, as in the library. Returns its
+   * unregistration (the library's `unregister`).
+   */
+  on(type: Received, handler: (data: unknown) => unknown): () => void;
   /** Stops listening; pending requests fail with EVENT_CANCELLED. */
   destroy(): void;
 }
@@ -122,6 +125,10 @@ export function createChannel(id: string, self: PageWindow, peer: Peer): Channel
     on(type, handler) {
       if (handlers.has(type)) logger.debug(messagingError('EVENT_ALREADY_REGISTERED').message, type);
       handlers.set(type, handler);
+      return () => {
+        if (handlers.get(type) === handler) handlers.delete(type);
+        else logger.debug(messagingError('EVENT_DOES_NOT_EXIST', { type }).message);
+      };
     },
     destroy() {
       self.removeEventListener('message', receive);

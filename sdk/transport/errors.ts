@@ -25,6 +25,8 @@ export const MESSAGING_ERRORS = {
   NO_ACK_LISTENER_FOUND: 'No ack listener found for hash',
   UNKNOWN_NATURE: 'The nature is unknown',
   EVENT_ALREADY_REGISTERED: 'The event is already registered',
+  /** Unregistering a type that has no handler (logged in debug mode), in the library's words. */
+  EVENT_DOES_NOT_EXIST: 'The event "{type}" does not exist',
   CHANNEL_ID_REQUIRED: 'The channelId is required',
 } as const;
 

@@ -95,6 +95,12 @@ const EDITOR = `
   record(vb, 'get-field-variant-status', () => ({}));
   if (!params.has('failAdd')) record(vb, 'add-instance', () => ({}));
   if (params.has('discussion')) record(vb, 'get-discussion-id-for-comment-modal', () => JSON.parse(params.get('discussion')));
+  // 4.x locks: "stage" is the answer to get-workflow-stage-details, "variantPermission" to
+  // get-resolved-variant-permissions; without them the library answers with an error.
+  if (params.has('stage')) record(vb, 'get-workflow-stage-details', () => JSON.parse(params.get('stage')));
+  if (params.has('variantPermission'))
+    record(vb, 'get-resolved-variant-permissions', () => JSON.parse(params.get('variantPermission')));
+  record(vb, 'open-request-edit-access');
   for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'sync-field', 'update-field',
     'move-instance', 'delete-instance', 'open-asset-modal', 'open-field-edit-modal', 'open-reference-modal',
     'open-field-comment-modal'])

@@ -288,6 +288,11 @@ t.test('tooltips flip below a button near the top of the frame and stay on scree
   t.match(low, { text: 'Form', placement: 'top', above: true, onScreen: true }, 'above when there is room');
   const high = await measure(44);
   t.match(high, { text: 'Form', placement: 'bottom', below: true, onScreen: true }, 'flipped below near the top');
+  // Room above the toolbar for the tooltip, but the field is within 96 px of the top: below.
+  const within = await measure(90);
+  t.match(within, { placement: 'bottom', below: true }, 'below when the field is within 96 px of the top');
+  const beyond = await measure(110);
+  t.match(beyond, { placement: 'top', above: true }, 'above again beyond 96 px');
 
   await site.locator(FAQ_0).scrollIntoViewIfNeeded();
   await site.locator(FAQ_0).dispatchEvent('click');

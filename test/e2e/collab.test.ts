@@ -276,3 +276,13 @@ t.test('a popup near the bottom is placed again, with its own size, inside the v
   t.ok(height > 198, `taller than the default 198 px (${height} px)`);
   t.ok(bottom <= viewport - 16 + 0.5, `its bottom 16 px inside the viewport (${bottom} of ${viewport})`);
 });
+
+t.test('a popup opened near the top of the frame keeps the 42 px top safe margin', async (t) => {
+  const { site } = await openCollab(t);
+  // The pin sits 43 px above the click: its popup would start above the frame.
+  await site.locator('html').click({ position: { x: 300, y: 10 } });
+  await site.waitForSelector(THREAD);
+  const { top, left } = await site.locator(THREAD).evaluate((popup) => popup.getBoundingClientRect().toJSON());
+  t.ok(Math.abs(top - 42) < 1, `42 px below the top of the frame (${top})`);
+  t.ok(left >= 16, `16 px inside the left edge at least (${left})`);
+});
