@@ -13,7 +13,8 @@ import { PageLinksMemo } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import type { RenderDecision } from '../routing/decision.ts';
 import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
-import { normalizeEscapes } from '../routing/path.ts';
+import { normalizeEscapes, parsePath } from '../routing/path.ts';
+import { buildPathLocation, sendRedirect } from '../routing/redirect.ts';
 import { decideRoute } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
@@ -40,6 +41,15 @@ function splitUrl(url: string): { rawPath: string; query: string; payload: boole
   return { rawPath, query, payload };
 }
 
+/**
+ * Where a path spelled with needless escapes redirects, through the redirect door: only when the
+ * path names a possible page and the door keeps it as it is (no `//`, `\\`, dot segments).
+ */
+function canonicalSpelling(normalPath: string, query: string): string | null {
+  if (!parsePath(normalPath).ok || buildPathLocation(normalPath) !== normalPath) return null;
+  return buildPathLocation(normalPath + query);
+}
+
 /** A redirect of a payload request points at the payload of the target page. */
 function payloadLocation(location: string, payload: boolean): string {
   if (!payload) return location;
@@ -64,10 +74,12 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
     const url = request.raw.url ?? '/';
     const { rawPath, query, payload } = splitUrl(url);
     // One spelling per page: `dish%77asher` is `dishwasher`, never a page (and cache entry) of its own.
+    // Only a path that can name a page is respelled: `//evil.example/%7e` gets the 404 of its kind.
     const normalPath = normalizeEscapes(rawPath);
-    if (normalPath !== rawPath) {
-      const location = payloadLocation(normalPath + query, payload);
-      return reply.header('cache-control', PUBLIC_REDIRECT).redirect(location, 301);
+    const respelled = normalPath !== rawPath && canonicalSpelling(normalPath, query);
+    if (respelled) {
+      reply.header('cache-control', PUBLIC_REDIRECT);
+      return sendRedirect(reply, payloadLocation(respelled, payload), 301);
     }
     const decision = decideRoute({
       rawPath,
@@ -93,7 +105,7 @@ function sendNotPage(
   if (answer.kind === 'redirect') {
     reply.header('cache-control', answer.privateCache ? PRIVATE : PUBLIC_REDIRECT);
     if (answer.varyOn) reply.header('vary', answer.varyOn.join(', '));
-    return reply.redirect(payloadLocation(answer.location, payload), answer.status);
+    return sendRedirect(reply, payloadLocation(answer.location, payload), answer.status);
   }
   if (payload) return reply.status(answer.status).header('cache-control', 'no-store').send({ error: answer.message });
   return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale });
