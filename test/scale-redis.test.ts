@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createClient } from 'graphql-ws';
 import t from 'tap';
@@ -234,3 +235,79 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   });
   t.ok(again < PROPAGATION_BOUND_MS, `invalidation works again after Redis is back (${again} ms)`);
 });
+
+t.test(
+  'a frozen Redis costs at most a command timeout: pages, GraphQL, drafts and previews answer, /readyz says slow',
+  async (t) => {
+    const redisPort = await freePort();
+    const redis = startRedis(redisPort);
+    t.teardown(() => redis.kill('SIGKILL'));
+    const warnings: string[] = [];
+    const logger = {
+      level: 'warn',
+      stream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          warnings.push(String(JSON.parse(chunk.toString()).msg));
+          done();
+        },
+      }),
+    };
+    const app = await demoServer({
+      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      logger,
+      preview: previewWithDrafts(DRAFT_TOKEN),
+      data: { tokenSecret: SECRET, demoChangeMs: 0 },
+    });
+    t.teardown(() => app.close());
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    const instance = { app, origin, metrics: new Metrics() };
+    await until('Redis reachable', async () => (await sharedState(instance)) === 'ok');
+    t.same(
+      warnings.filter((w) => /unreachable/i.test(w)),
+      [],
+      'no "unreachable" warning for a Redis that was reachable all along',
+    );
+
+    // Frozen, not dead: the connection stays open and nothing answers (as in a partition).
+    process.kill(redis.pid as number, 'SIGSTOP');
+    t.teardown(() => process.kill(redis.pid as number, 'SIGCONT'));
+    // Far below the 30 s a request waited before; a loaded machine still answers well within it.
+    const answered = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${origin}${path}`, {
+        ...init,
+        headers: { host: UK, ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(8_000),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    t.equal(await answered(`${PRODUCT}?frozen=1`), 200, 'an uncached page');
+    t.equal(await answered('/'), 200, 'another uncached page');
+    t.equal(
+      await answered('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }),
+      200,
+      'a GraphQL POST (its rate limit is counted in Redis)',
+    );
+    t.equal(await answered(`${PRODUCT}?live_preview=scale-hash-0001`), 200, 'a preview shows published content');
+    t.equal(
+      await answered(DRAFT_URL, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${DRAFT_TOKEN}`, 'content-type': 'application/json' },
+        body: readFileSync(join('content', PAGE_FILE), 'utf8'),
+      }),
+      503,
+      'saving a draft is a 503 the editor can retry',
+    );
+    await until('/readyz reports the slow tier', async () => (await sharedState(instance)) === 'slow');
+    const ready = await app.inject({ url: '/readyz', headers: { host: UK } });
+    t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
+
+    process.kill(redis.pid as number, 'SIGCONT');
+    await until('Redis back', async () => (await sharedState(instance)) === 'ok');
+    t.equal(await answered(`${PRODUCT}?frozen=2`), 200);
+  },
+);
