@@ -94,6 +94,15 @@ t.test(
     ]);
     t.equal(viaProxy.status, 200);
     t.match(viaProxy.body, '<html lang="de-DE">');
+    // The header chose the storefront, so a shared cache in front must key on it (issue 32, finding 7).
+    const varies = (headers: string) => /\r\nvary: [^\r]*\bx-forwarded-host\b/i.test(headers);
+    t.ok(varies(viaProxy.headers), 'a page whose storefront a forwarded header chose varies on it');
+    const direct = await raw(proxiedPort, [`GET ${DISHWASHER} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.ok(varies(direct.headers), 'so does the same page asked for without it: either answer may be cached');
+    const moved = await raw(proxiedPort, ['GET /cs/x-4711 HTTP/1.1', `Host: ${HOSTS.uk}`]);
+    t.equal(moved.status, 301);
+    t.ok(varies(moved.headers), 'and a redirect');
+    t.notOk(varies(page.headers), 'without a trusted proxy the header chooses nothing and nothing varies on it');
     const forged = await raw(proxiedPort, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`, 'X-Forwarded-Host: evil.example']);
     t.equal(forged.status, 200, 'an unconfigured forwarded host is ignored');
     t.match(forged.body, '<html lang="en-GB">');
