@@ -12,6 +12,8 @@ import t from 'tap';
 import WebSocket from 'ws';
 import { CATALOG_WRITE, createTokens } from '../server/data/auth.ts';
 import { Metrics } from '../server/observability/metrics.ts';
+import { DRAFT_TTL_S, redisDraftStore, THREADS_TTL_S } from '../server/shared/draft-store.ts';
+import { SharedRedis } from '../server/shared/redis.ts';
 import { freePort } from './e2e/server.ts';
 import { demoServer, previewWithDrafts } from './helpers.ts';
 
@@ -311,3 +313,21 @@ t.test(
     t.equal(await answered(`${PRODUCT}?frozen=2`), 200);
   },
 );
+
+t.test('drafts and comment threads in Redis expire, and each write starts their time again', async (t) => {
+  const redisPort = await freePort();
+  const redis = startRedis(redisPort);
+  t.teardown(() => redis.kill('SIGKILL'));
+  const shared = new SharedRedis(`redis://127.0.0.1:${redisPort}`, { info: () => {}, warn: () => {} });
+  t.teardown(() => shared.close());
+  await until('Redis reachable', () => shared.up);
+  const store = redisDraftStore(shared);
+  await store.writeThreads('en-GB', '4711', '[]');
+  const key = 'vitrine:threads:en-GB:4711';
+  t.equal(await shared.commands.ttl(key), THREADS_TTL_S, 'a thread written now lives 30 days');
+  await shared.commands.expire(key, 60);
+  await store.writeThreads('en-GB', '4711', '[{"id":"t1"}]');
+  t.equal(await shared.commands.ttl(key), THREADS_TTL_S, 'a write refreshes it');
+  await store.write('ttl-hash-0001', { kind: 'page', locale: 'en-GB', uuid: '4711' }, '{}');
+  t.equal(await shared.commands.ttl('vitrine:drafts:ttl-hash-0001'), DRAFT_TTL_S, 'a draft lives a week');
+});
