@@ -186,8 +186,10 @@ async function renderPage(
 
   const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
   if (setsCookie && decision.language) {
+    // SameSite=None only where another site may frame the page (the editor, on a preview): on a page
+    // that refuses framing it would only let any site set the visitor's language.
     const cookie = languageCookie(site, decision.language, sites.languageCookieName, {
-      crossSiteFrame: isCrossSiteFrame(request.headers),
+      crossSiteFrame: livePreview && deps.preview !== undefined && isCrossSiteFrame(request.headers),
     });
     reply.setCookie(cookie.name, cookie.value, cookie.options);
   }
