@@ -329,6 +329,16 @@ t.test('15. static asset traversal never escapes the build folder', async (t) =>
   }
 });
 
+t.test('15. a static file that is not there gets a lean 404, not the rendered error page', async (t) => {
+  for (const path of ['/assets/no-such-file.js', '/assets/x/y.css', '/images/no-such-file.png']) {
+    const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.equal(res.status, 404, path);
+    t.match(res.headers, /\r\ncontent-type: text\/plain/i, `${path}: plain text`);
+    t.ok(res.body.length < 100, `${path}: ${res.body.length} bytes, no page`);
+    t.match(res.headers, /\r\nx-content-type-options: nosniff/i, `${path}: the security headers still`);
+  }
+});
+
 t.test('a URL the router cannot decode gets the site’s 400 page with the security headers', async (t) => {
   for (const url of ['/%C0%AF', '/cs/%E0%A4%A']) {
     const res = await raw(port, [`GET ${url} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
