@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
+import { limiterOf } from '../http/rate-limits.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
@@ -68,6 +69,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
   if (!routeDeps.assembled) changes.subscribe(() => assembled.clear());
   const deps: PageRouteDeps = { ...routeDeps, links, assembled };
   const { sites } = deps;
+  const limitUncached = limiterOf(app, 'uncachedPages');
 
   app.get('/*', async (request, reply) => {
     const site = request.site;
@@ -90,6 +92,10 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
       acceptLanguage: request.headers['accept-language'],
     });
     for (const warning of decision.warnings ?? []) request.log.warn({ host: site.host }, warning);
+    // What no cache can answer is limited per client; published pages never are.
+    const uncached =
+      payload || previewHash(request) !== undefined || (decision.kind === 'render' && decision.route === 'live');
+    if (uncached) await limitUncached?.call(app, request, reply);
     if (decision.kind === 'render') return renderPage(request, reply, deps, decision, { rawPath, query, payload });
     return sendNotPage(reply, deps, decision, { rawPath, payload, locale: site.defaultLocale });
   });
