@@ -6,9 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { parse } from 'yaml';
 import { freePort } from './e2e/server.ts';
+import { demoServer, HOSTS } from './helpers.ts';
 import { until } from './until.ts';
 
 /**
@@ -65,6 +66,22 @@ t.test('the instances trust the balancer alone, at its fixed address', async (t)
   }
 });
 
+/** The shipped config, listening on a free local port, with every server pointed at `backendPort`. */
+async function shippedBalancer(t: Test, backendPort: number): Promise<number> {
+  const port = await freePort();
+  const config = haproxy
+    .replace(/^ {2}bind :8080$/m, `  bind 127.0.0.1:${port}`)
+    .replace(/ resolvers docker init-addr libc,none/, '')
+    .replace(/^resolvers docker\n.*\n/m, '')
+    .replace(/server (app\d) app\d:3000/g, `server $1 127.0.0.1:${backendPort}`);
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-haproxy-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'haproxy.cfg'), config);
+  const balancer = spawn(HAPROXY, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  t.teardown(() => balancer.kill('SIGKILL'));
+  return port;
+}
+
 t.test(
   'the balancer sets the forwarding headers it owns and drops the ones a visitor sends',
   { skip: !existsSync(HAPROXY) && 'haproxy is not installed' },
@@ -79,17 +96,7 @@ t.test(
     t.teardown(() => backend.close());
     await once(backend, 'listening');
     const backendPort = (backend.address() as AddressInfo).port;
-    const port = await freePort();
-    const config = haproxy
-      .replace(/^ {2}bind :8080$/m, `  bind 127.0.0.1:${port}`)
-      .replace(/ resolvers docker init-addr libc,none/, '')
-      .replace(/^resolvers docker\n.*\n/m, '')
-      .replace(/server (app\d) app\d:3000/g, `server $1 127.0.0.1:${backendPort}`);
-    const dir = mkdtempSync(join(tmpdir(), 'vitrine-haproxy-'));
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'haproxy.cfg'), config);
-    const balancer = spawn(HAPROXY, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
-    t.teardown(() => balancer.kill('SIGKILL'));
+    const port = await shippedBalancer(t, backendPort);
 
     // A raw request, so the duplicated and forged headers reach the balancer as sent.
     const send = () =>
@@ -132,5 +139,41 @@ t.test(
       t.equal(headers[dropped], undefined, `${dropped} from a visitor is dropped`);
     t.not(headers['x-request-id'], 'forged-request-id', 'the visitor does not choose the request id');
     t.match(headers['x-request-id'], /^[0-9a-f-]{36}$/, 'the balancer gives every request its own');
+  },
+);
+
+t.test(
+  'behind the shipped balancer a visitor forging X-Forwarded-For or X-Request-Id walks around nothing',
+  { skip: !existsSync(HAPROXY) && 'haproxy is not installed' },
+  async (t) => {
+    // The app as compose runs it: it trusts the balancer (here on loopback) alone.
+    const app = await demoServer({ trustProxy: '127.0.0.1', rateLimits: { graphql: 2 } });
+    t.teardown(() => app.close());
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = await shippedBalancer(t, (app.server.address() as AddressInfo).port);
+    const post = (forgedFor: string) =>
+      fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: {
+          host: HOSTS.uk,
+          'content-type': 'application/json',
+          'x-forwarded-for': forgedFor,
+          'x-request-id': 'forged-request-id',
+        },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }).then(async (res) => ({ status: res.status, id: res.headers.get('x-request-id'), body: await res.text() }));
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/healthcheck`).catch(() => null))?.status === 200, {
+      timeout: 20_000,
+      every: 50,
+      what: 'the balancer forwards',
+    });
+    const answers = [];
+    for (const forged of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) answers.push(await post(forged));
+    t.same(
+      answers.map((a) => a.status),
+      [200, 200, 429],
+      'a new forged address each time still counts as the one the balancer saw',
+    );
+    for (const { id } of answers) t.not(id, 'forged-request-id', 'the request id is the balancer’s');
   },
 );
