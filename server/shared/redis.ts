@@ -34,7 +34,9 @@ export class SharedRedis {
   #wasDown = false;
   #slow = false;
   #everReady = false;
-  #onRecover = new Set<() => void>();
+  /** The subscription connection closed since the tier was last up: messages may have been missed. */
+  #missed = false;
+  #onRecover = new Set<(missed: boolean) => void>();
   #heartbeat: NodeJS.Timeout;
 
   constructor(url: string, log: SharedLog, timing: { commandTimeoutMs?: number; heartbeatMs?: number } = {}) {
@@ -53,6 +55,9 @@ export class SharedRedis {
       client.on('error', (error: Error) => this.#down(error));
       client.on('ready', () => this.#up());
     }
+    this.subscriber.on('close', () => {
+      if (this.#everReady) this.#missed = true;
+    });
     this.#heartbeat = setInterval(() => {
       if (this.commands.status === 'ready') this.commands.ping().catch((error: unknown) => this.#down(error));
     }, timing.heartbeatMs ?? HEARTBEAT_MS);
@@ -70,8 +75,13 @@ export class SharedRedis {
     return this.#slow ? 'slow' : 'unreachable';
   }
 
-  /** Called each time the tier comes back after being unreachable (messages may have been missed). */
-  onRecover(listener: () => void): void {
+  /**
+   * Called each time the tier comes back after being unreachable or slow; `missed` when the
+   * subscription connection was lost meanwhile, so messages may have been missed. A slow tier keeps
+   * that connection (only the command connection is dropped), so a stall of this process's own
+   * event loop taken for a slow Redis clears no cache.
+   */
+  onRecover(listener: (missed: boolean) => void): void {
     this.#onRecover.add(listener);
   }
 
@@ -117,7 +127,9 @@ export class SharedRedis {
     // Said only when a failure was logged: a first connection is no recovery.
     if (this.#lastReport !== 0) this.#log.info({}, 'Shared tier (Redis) reachable again');
     this.#lastReport = 0;
-    for (const listener of this.#onRecover) listener();
+    const missed = this.#missed;
+    this.#missed = false;
+    for (const listener of this.#onRecover) listener(missed);
   }
 }
 
