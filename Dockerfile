@@ -35,7 +35,8 @@ COPY --from=build /app/public ./public
 # /app/content, where drafts and workbench publishes go; mount a volume there when those are used
 # (owned by uid 1000). docs/operations.md lists the mounts, probes and ports.
 USER node
-# 3000: the storefronts; 9464: Prometheus /metrics (METRICS_PORT, keep it inside the cluster).
+# 3000: the storefronts; 9464: Prometheus /metrics (METRICS_PORT), on loopback unless METRICS_HOST
+# is set (0.0.0.0 to let a scraper on the cluster network in; keep the port unpublished).
 EXPOSE 3000 9464
 # Liveness. Slim images have no curl: node's own fetch. Exit 0 only on a 2xx from /healthcheck.
 # (Readiness, /readyz, is for load balancers: it turns 503 while starting and draining.)

@@ -17,7 +17,7 @@ import { type DataOptions, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
-import { serveFiles } from './http/static-files.ts';
+import { isStaticFile, serveFiles } from './http/static-files.ts';
 import { instrumentContent } from './observability/content.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
@@ -240,7 +240,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
   app.server.headersTimeout = Math.min(10_000, options.timeouts?.requestMs ?? 30_000);
-  await shedUnderPressure(app, options.pressure, metrics);
+  const staticMiss = await shedUnderPressure(app, options.pressure, metrics);
   if (options.devMiddleware) {
     await app.register(fastifyMiddie);
     app.use(options.devMiddleware);
@@ -305,12 +305,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, deps, {
-      status: 404,
-      message: `Page not found: ${(request.raw.url ?? '').split('?')[0]}`,
-      path: '',
-      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
-    }),
+    isStaticFile(request.raw.url ?? '')
+      ? staticMiss(request, reply)
+      : sendError(reply, deps, {
+          status: 404,
+          message: `Page not found: ${(request.raw.url ?? '').split('?')[0]}`,
+          path: '',
+          locale: request.site?.defaultLocale ?? sites.fallbackLocale,
+        }),
   );
   app.addHook('onClose', async () => {
     store?.close();

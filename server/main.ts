@@ -53,7 +53,7 @@ async function runPrimary(env: Env, workers: number): Promise<void> {
       : await listenForMetrics({ text: supervisor.metricsText }, env, (error) =>
           log.error({ err: error }, 'Metrics collection failed'),
         );
-  if (scrape) log.info({}, `Metrics of ${workers} workers at http://${env.HOST}:${scrape.port}/metrics`);
+  if (scrape) log.info({}, `Metrics of ${workers} workers at http://${env.METRICS_HOST}:${scrape.port}/metrics`);
   await supervisor.stopped;
   await scrape?.close();
   log.info({}, 'Closed');
@@ -144,7 +144,7 @@ async function runServer(env: Env): Promise<void> {
     scrape = await listenForMetrics(metrics, env, (error) =>
       app.log.error({ err: error }, 'Metrics collection failed'),
     );
-    app.log.info(`Metrics at http://${env.HOST}:${scrape.port}/metrics`);
+    app.log.info(`Metrics at http://${env.METRICS_HOST}:${scrape.port}/metrics`);
   }
   await vite?.start(app.server);
 }
@@ -154,7 +154,7 @@ function listenForMetrics(
   env: Env,
   onError: (error: unknown) => void,
 ): Promise<MetricsServer> {
-  return startMetricsServer(metrics, { port: env.METRICS_PORT, host: env.HOST, onError }).catch(
+  return startMetricsServer(metrics, { port: env.METRICS_PORT, host: env.METRICS_HOST, onError }).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
       throw new ConfigError(

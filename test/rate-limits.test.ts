@@ -50,3 +50,24 @@ for (const { name, limit, request } of cases) {
 t.test('pages are never rate limited', async (t) => {
   for (let i = 0; i < 10; i++) t.equal((await app.inject({ url: '/', headers: { host: HOSTS.uk } })).statusCode, 200);
 });
+
+t.test(
+  'answers no cache holds (preview, live route, payload) share one limit; published pages stay unlimited',
+  async (t) => {
+    const limited = await demoServer({ preview: previewWithDrafts(DRAFT_TOKEN), rateLimits: { uncachedPages: 3 } });
+    t.teardown(() => limited.close());
+    const get = (url: string) => limited.inject({ url, headers: { host: HOSTS.uk } });
+    const uncached = [
+      '/?live_preview=rate-hash-0001',
+      '/cs/live',
+      '/cs/kitchen/aquasense-60-dishwasher-4711/_payload.json',
+    ];
+    for (const url of uncached) t.not((await get(url)).statusCode, 429, `${url} is let through`);
+    for (const url of uncached) {
+      const refused = await get(url);
+      t.equal(refused.statusCode, 429, `${url}: the fourth of the minute is refused`);
+      t.ok(Number(refused.headers['retry-after']) > 0, 'says when to come back');
+    }
+    for (let i = 0; i < 10; i++) t.equal((await get('/')).statusCode, 200, 'the published page is still served');
+  },
+);

@@ -225,6 +225,12 @@ t.test('under pressure: pages are shed with 503 and Retry-After, health still an
   t.equal((await get(app, '/healthcheck', 'localhost')).statusCode, 200, 'health is never shed');
   const image = await get(app, '/images/dishwasher.svg');
   t.equal(image.statusCode, 200, 'nor is a static file: the page that needs it was already sent');
+  // A file that is not there is what a client can ask for without end: shed like a page (issue 32).
+  for (const miss of ['/images/no-such-file.svg', '/assets/no-such-file.js']) {
+    const res = await get(app, miss);
+    t.equal(res.statusCode, 503, `${miss}: a miss is shed`);
+    t.equal(res.headers['retry-after'], '7');
+  }
   const readyz = await get(app, '/readyz', 'localhost');
   t.match(readyz.headers['content-type'], /json/, 'nor is readiness: it answers for itself');
   t.notMatch(readyz.body, /busy/);

@@ -5,12 +5,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createClient } from 'graphql-ws';
 import t from 'tap';
 import WebSocket from 'ws';
 import { CATALOG_WRITE, createTokens } from '../server/data/auth.ts';
 import { Metrics } from '../server/observability/metrics.ts';
+import { DRAFT_TTL_S, redisDraftStore, THREADS_TTL_S } from '../server/shared/draft-store.ts';
+import { SharedRedis } from '../server/shared/redis.ts';
 import { freePort } from './e2e/server.ts';
 import { demoServer, previewWithDrafts } from './helpers.ts';
 
@@ -233,4 +236,112 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     return all.every((r) => r.h1 === `${heading} (again)`);
   });
   t.ok(again < PROPAGATION_BOUND_MS, `invalidation works again after Redis is back (${again} ms)`);
+});
+
+t.test(
+  'a frozen Redis costs at most a command timeout: pages, GraphQL, drafts and previews answer, /readyz says slow',
+  async (t) => {
+    const redisPort = await freePort();
+    const redis = startRedis(redisPort);
+    t.teardown(() => redis.kill('SIGKILL'));
+    const warnings: string[] = [];
+    const logger = {
+      level: 'warn',
+      stream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          warnings.push(String(JSON.parse(chunk.toString()).msg));
+          done();
+        },
+      }),
+    };
+    const metrics = new Metrics();
+    const app = await demoServer({
+      redisUrl: `redis://127.0.0.1:${redisPort}`,
+      metrics,
+      logger,
+      preview: previewWithDrafts(DRAFT_TOKEN),
+      data: { tokenSecret: SECRET, demoChangeMs: 0 },
+    });
+    t.teardown(() => app.close());
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    const instance = { app, origin, metrics };
+    await until('Redis reachable', async () => (await sharedState(instance)) === 'ok');
+    const hits = async () =>
+      Number(/^vitrine_html_cache_lookups_total\{result="hit"\} (\d+)/m.exec((await metrics.text()).body)?.[1] ?? 0);
+    const KEPT = '/cs/kitchen-appliances-200';
+    const kept = () => app.inject({ url: KEPT, headers: { host: UK } });
+    t.equal((await kept()).statusCode, 200, 'a page rendered and kept before the freeze');
+    t.same(
+      warnings.filter((w) => /unreachable/i.test(w)),
+      [],
+      'no "unreachable" warning for a Redis that was reachable all along',
+    );
+
+    // Frozen, not dead: the connection stays open and nothing answers (as in a partition).
+    redis.kill('SIGSTOP');
+    t.teardown(() => redis.kill('SIGCONT'));
+    // Far below the 30 s a request waited before; a loaded machine still answers well within it.
+    const answered = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${origin}${path}`, {
+        ...init,
+        headers: { host: UK, ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(8_000),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const frozenAt = Date.now();
+    t.equal(await answered(`${PRODUCT}?frozen=1`), 200, 'an uncached page');
+    t.comment(`the first uncached page with Redis frozen took ${Date.now() - frozenAt} ms`);
+    t.equal(await answered('/'), 200, 'another uncached page');
+    t.equal(
+      await answered('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }),
+      200,
+      'a GraphQL POST (its rate limit is counted in Redis)',
+    );
+    t.equal(await answered(`${PRODUCT}?live_preview=scale-hash-0001`), 200, 'a preview shows published content');
+    t.equal(
+      await answered(DRAFT_URL, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${DRAFT_TOKEN}`, 'content-type': 'application/json' },
+        body: readFileSync(join('content', PAGE_FILE), 'utf8'),
+      }),
+      503,
+      'saving a draft is a 503 the editor can retry',
+    );
+    await until('/readyz reports the slow tier', async () => (await sharedState(instance)) === 'slow');
+    const ready = await app.inject({ url: '/readyz', headers: { host: UK } });
+    t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
+
+    redis.kill('SIGCONT');
+    await until('Redis back', async () => (await sharedState(instance)) === 'ok');
+    t.equal(await answered(`${PRODUCT}?frozen=2`), 200);
+    // The subscription outlived the freeze, so no message was missed: nothing is cleared (a stall of
+    // this process's own event loop, taken for a slow Redis, must not empty every cache).
+    const before = await hits();
+    t.equal((await kept()).statusCode, 200);
+    t.equal(await hits(), before + 1, 'the page kept before the freeze is still a hit');
+  },
+);
+
+t.test('drafts and comment threads in Redis expire, and each write starts their time again', async (t) => {
+  const redisPort = await freePort();
+  const redis = startRedis(redisPort);
+  t.teardown(() => redis.kill('SIGKILL'));
+  const shared = new SharedRedis(`redis://127.0.0.1:${redisPort}`, { info: () => {}, warn: () => {} });
+  t.teardown(() => shared.close());
+  await until('Redis reachable', () => shared.up);
+  const store = redisDraftStore(shared);
+  await store.writeThreads('en-GB', '4711', '[]');
+  const key = 'vitrine:threads:en-GB:4711';
+  t.equal(await shared.commands.ttl(key), THREADS_TTL_S, 'a thread written now lives 30 days');
+  await shared.commands.expire(key, 60);
+  await store.writeThreads('en-GB', '4711', '[{"id":"t1"}]');
+  t.equal(await shared.commands.ttl(key), THREADS_TTL_S, 'a write refreshes it');
+  await store.write('ttl-hash-0001', { kind: 'page', locale: 'en-GB', uuid: '4711' }, '{}');
+  t.equal(await shared.commands.ttl('vitrine:drafts:ttl-hash-0001'), DRAFT_TTL_S, 'a draft lives a week');
 });

@@ -94,6 +94,15 @@ t.test(
     ]);
     t.equal(viaProxy.status, 200);
     t.match(viaProxy.body, '<html lang="de-DE">');
+    // The header chose the storefront, so a shared cache in front must key on it (issue 32, finding 7).
+    const varies = (headers: string) => /\r\nvary: [^\r]*\bx-forwarded-host\b/i.test(headers);
+    t.ok(varies(viaProxy.headers), 'a page whose storefront a forwarded header chose varies on it');
+    const direct = await raw(proxiedPort, [`GET ${DISHWASHER} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.ok(varies(direct.headers), 'so does the same page asked for without it: either answer may be cached');
+    const moved = await raw(proxiedPort, ['GET /cs/x-4711 HTTP/1.1', `Host: ${HOSTS.uk}`]);
+    t.equal(moved.status, 301);
+    t.ok(varies(moved.headers), 'and a redirect');
+    t.notOk(varies(page.headers), 'without a trusted proxy the header chooses nothing and nothing varies on it');
     const forged = await raw(proxiedPort, ['GET / HTTP/1.1', `Host: ${HOSTS.uk}`, 'X-Forwarded-Host: evil.example']);
     t.equal(forged.status, 200, 'an unconfigured forwarded host is ignored');
     t.match(forged.body, '<html lang="en-GB">');
@@ -151,16 +160,32 @@ t.test('6. open redirect through slash tricks', async (t) => {
     '/\\evil.example/',
     '/%5Cevil.example/',
     '/de//evil.example/',
+    // The percent-encoding canonical 301 (one spelling per path) went around the door (issue 32).
+    '//evil.example/%7e',
+    '///evil.example/%7E',
+    '/\\evil.example/%41',
+    '/\\/evil.example/%7e',
+    '/%2F%2Fevil.example/%7e',
+    '/%252F%252Fevil.example/%7e',
+    '/%5C%5Cevil.example/%7e',
+    '/.//evil.example/%7e',
+    '/de/..//evil.example/%7e',
   ];
   for (const host of [HOSTS.uk, HOSTS.ch]) {
     for (const path of paths) {
+      if (/^\/[/\\]/.test(path) || /%2F|%5C|\.\//.test(path)) {
+        const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${host}`]);
+        t.equal(res.status, 404, `${path} names no page: 404, not a redirect to a respelling`);
+      }
       for (const query of ['', '?a=1']) {
         const res = await raw(port, [`GET ${path}${query} HTTP/1.1`, `Host: ${host}`]);
         const location = locationOf(res.headers);
         t.ok(res.status < 500, `${host}${path}${query} is not a server error`);
         if (location) {
           t.notOk(location.startsWith('//') || location.startsWith('/\\'), `${path}${query} → ${location}`);
-          t.notMatch(location, 'evil.example');
+          // A browser resolves it on the host asked for (`%252F` is a path segment holding `%2F`, not a slash).
+          t.equal(new URL(location, `http://${host}`).host, host, `${path}${query} stays on ${host}`);
+          if (!path.includes('%25')) t.notMatch(location, 'evil.example');
         }
       }
     }
@@ -301,6 +326,16 @@ t.test('15. static asset traversal never escapes the build folder', async (t) =>
   ]) {
     const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
     t.notMatch(res.body, /"name": "vitrine"|root:x:0|"isEntry"/, `${path} does not leak a file (status ${res.status})`);
+  }
+});
+
+t.test('15. a static file that is not there gets a lean 404, not the rendered error page', async (t) => {
+  for (const path of ['/assets/no-such-file.js', '/assets/x/y.css', '/images/no-such-file.png']) {
+    const res = await raw(port, [`GET ${path} HTTP/1.1`, `Host: ${HOSTS.uk}`]);
+    t.equal(res.status, 404, path);
+    t.match(res.headers, /\r\ncontent-type: text\/plain/i, `${path}: plain text`);
+    t.ok(res.body.length < 100, `${path}: ${res.body.length} bytes, no page`);
+    t.match(res.headers, /\r\nx-content-type-options: nosniff/i, `${path}: the security headers still`);
   }
 });
 

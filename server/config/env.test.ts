@@ -11,6 +11,12 @@ t.test('an empty environment gets the defaults of the contract', async (t) => {
   t.equal(env.NODE_ENV, 'development');
   t.equal(env.FORCE_HOST, undefined);
   t.equal(env.METRICS_PORT, 9464, 'metrics on their own port by default');
+  t.equal(env.METRICS_HOST, '127.0.0.1', 'and on loopback');
+});
+
+t.test('METRICS_HOST does not follow HOST: a public listener does not open the metrics to all', async (t) => {
+  t.equal(readEnv({ HOST: '0.0.0.0' }).METRICS_HOST, '127.0.0.1');
+  t.equal(readEnv({ HOST: '0.0.0.0', METRICS_HOST: '10.0.0.5' }).METRICS_HOST, '10.0.0.5');
 });
 
 t.test('METRICS_PORT: 0 turns metrics off; the public port is refused', async (t) => {
@@ -42,6 +48,7 @@ t.test('given values are used, PORT as a number', async (t) => {
       FORCE_HOST: 'www.halden.de',
       NODE_ENV: 'production',
       METRICS_PORT: 9464,
+      METRICS_HOST: '127.0.0.1',
     },
   );
   t.equal(readEnv({ NODE_ENV: 'test' }).NODE_ENV, 'test');

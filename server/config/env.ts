@@ -18,6 +18,10 @@ const EnvSchema = Type.Object({
   }),
   CONTENT_SERVICE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   APP_CONFIG_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Comma-separated names of the cookies the application configuration may depend on.
+  APP_CONFIG_COOKIES: Type.Optional(
+    Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+(,[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$" }),
+  ),
   REVALIDATE_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TRUST_PROXY: Type.Optional(Type.String()),
   // bench: `off` renders every request, for the uncached benchmark rows.
@@ -35,6 +39,8 @@ const EnvSchema = Type.Object({
   WORKBENCH: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
   // Prometheus /metrics on a port of its own, never the public one; 0 turns metrics off.
   METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
+  // The metrics listener's own address: loopback unless a scraper elsewhere is let in, whatever HOST is.
+  METRICS_HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   // After SIGTERM, /readyz answers 503 for this long while requests are still served, so load
   // balancers stop sending new ones before the server closes. Default: 3000 in production, else 0.
   SHUTDOWN_DRAIN_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),

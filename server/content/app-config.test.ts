@@ -5,6 +5,7 @@ import {
   appConfigScope,
   contextFailure,
   LastGoodAppConfigs,
+  pickCookies,
   sharedAppConfigScope,
   sharedByUrl,
   variesByCookie,
@@ -131,7 +132,10 @@ t.test('an answer depends on the cookie when its caching headers say so', async 
 });
 
 t.test('a page is shared by URL unless the visitor’s cookie matters to the host’s configuration', async (t) => {
-  const varies = { appConfigVaries: (host: string, locale: string) => host === HOST && locale === 'de-CH' };
+  const varies = {
+    appConfigVaries: (host: string, locale: string) => host === HOST && locale === 'de-CH',
+    appConfigCookie: (cookie: string | undefined) => pickCookies(cookie, ['who']),
+  };
   const rows: [string, object, string, string | undefined, boolean][] = [
     ['no cookie', varies, 'de-CH', undefined, true],
     ['empty cookie', varies, 'de-CH', '', true],
@@ -141,4 +145,31 @@ t.test('a page is shared by URL unless the visitor’s cookie matters to the hos
   ];
   for (const [name, content, locale, cookie, shared] of rows)
     t.equal(sharedByUrl(content, HOST, locale, cookie), shared, name);
+});
+
+t.test('only the cookies that matter are picked, in one order', async (t) => {
+  const rows: [string | undefined, string[], string | undefined][] = [
+    ['who=ann', ['who'], 'who=ann'],
+    ['_ga=1; who=ann; x=2', ['who'], 'who=ann'],
+    ['tier=b; who=ann', ['who', 'tier'], 'tier=b; who=ann'],
+    ['who=ann; tier=b', ['who', 'tier'], 'tier=b; who=ann'],
+    ['_ga=1; x=2', ['who'], undefined],
+    ['who=ann', [], undefined],
+    [undefined, ['who'], undefined],
+    ['', ['who'], undefined],
+    ['whom=x; who2=y', ['who'], undefined],
+  ];
+  for (const [header, names, picked] of rows) t.equal(pickCookies(header, names), picked, `${header} ${names}`);
+});
+
+t.test('a page stays shared by URL unless a cookie that matters meets a configuration that varies', async (t) => {
+  const source = (varies: boolean) => ({
+    appConfigVaries: () => varies,
+    appConfigCookie: (cookie: string | undefined) => pickCookies(cookie, ['who']),
+  });
+  t.ok(sharedByUrl(source(true), 'h', 'de', undefined));
+  t.ok(sharedByUrl(source(true), 'h', 'de', 'junk=1; _ga=2'), 'other cookies split nothing');
+  t.notOk(sharedByUrl(source(true), 'h', 'de', 'junk=1; who=ann'));
+  t.ok(sharedByUrl(source(false), 'h', 'de', 'who=ann'), 'a configuration that does not vary');
+  t.ok(sharedByUrl({ appConfigVaries: () => true }, 'h', 'de', 'who=ann'), 'a source to which no cookie matters');
 });

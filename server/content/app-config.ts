@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ApplicationConfiguration } from '../../common/content.ts';
 import { HttpError } from '../http/client.ts';
+import type { ContentService } from './service.ts';
 
 /**
  * Rules of the application-configuration read over HTTP: the visitor's cookie goes along (so the
@@ -16,6 +17,22 @@ import { HttpError } from '../http/client.ts';
 export function appConfigScope(host: string, cookie: string | undefined): string {
   if (!cookie) return `${host} -`;
   return `${host} ${createHash('sha256').update(cookie).digest('base64url').slice(0, 22)}`;
+}
+
+/**
+ * The cookies of a Cookie header that are named in `names`, sorted by name, as one header value;
+ * undefined when none is there. A visitor's other cookies (analytics, a random one an attacker
+ * varies) never reach the upstream, a cache key or a decision to make a page private.
+ */
+export function pickCookies(header: string | undefined, names: readonly string[]): string | undefined {
+  if (!header || names.length === 0) return undefined;
+  const picked: string[] = [];
+  for (const pair of header.split(';')) {
+    const at = pair.indexOf('=');
+    const name = (at === -1 ? pair : pair.slice(0, at)).trim();
+    if (names.includes(name)) picked.push(`${name}=${at === -1 ? '' : pair.slice(at + 1).trim()}`);
+  }
+  return picked.length === 0 ? undefined : picked.sort().join('; ');
 }
 
 /** The scope whose answers any visitor of the host may be shown. */
@@ -46,16 +63,16 @@ export function variesByCookie(headers: Record<string, string | string[] | undef
 
 /**
  * Whether a page for this request may come from, or go into, a cache keyed by URL (the HTML cache,
- * the assembled-page memo): always, unless the visitor sends a cookie and the host's configuration
- * has said it depends on it.
+ * the assembled-page memo): always, unless the visitor sends a cookie that matters to the
+ * configuration and the host's configuration has said it depends on it.
  */
 export function sharedByUrl(
-  content: { appConfigVaries?(host: string, locale: string): boolean },
+  content: Pick<ContentService, 'appConfigVaries' | 'appConfigCookie'>,
   host: string,
   locale: string,
   cookie: string | undefined,
 ): boolean {
-  return !cookie || content.appConfigVaries?.(host, locale) !== true;
+  return content.appConfigCookie?.(cookie) === undefined || content.appConfigVaries?.(host, locale) !== true;
 }
 
 export interface ContextFailure {

@@ -15,10 +15,18 @@ export interface ContentService {
   /** Any other entry (templates, components), or null when it does not exist. */
   getEntry<T = Record<string, unknown>>(type: string, uid: string, locale: string, preview?: string): Promise<T | null>;
   /**
-   * `cookie` is the visitor's Cookie header, forwarded where the configuration is read over HTTP
-   * (the answer may depend on it); the embedded store has one answer for everybody.
+   * `cookie` is the visitor's Cookie header; where the configuration is read over HTTP its
+   * `appConfigCookie` part is forwarded (the answer may depend on it); the embedded store has one
+   * answer for everybody.
    */
   getApplicationConfiguration(host: string, locale: string, cookie?: string): Promise<ApplicationConfiguration>;
+  /**
+   * The part of a visitor's Cookie header the application configuration may depend on: the
+   * cookies the source was told matter (`APP_CONFIG_COOKIES`), in one order, or undefined when the
+   * visitor sent none of them. Only that part is forwarded and splits caches; every other cookie
+   * is the same as none. Absent where no cookie can matter.
+   */
+  appConfigCookie?(cookie: string | undefined): string | undefined;
   /**
    * Whether the host's application configuration in this language has said it depends on the
    * visitor's cookie (so a page for a visitor with a cookie must not come from, or go into, a cache

@@ -22,3 +22,15 @@ t.test('a Contentstack API key picks the stack, over a content service URL; neit
   t.match(where({ ...regional, CONTENTSTACK_REGION: 'eu' }), /^https:\/\/eu-cdn\.contentstack\.com\//);
   t.equal(contentSource(readEnv({}), logger), undefined);
 });
+
+t.test('APP_CONFIG_COOKIES names the cookies a content service is given; none by default', async (t) => {
+  const service = (env: Record<string, string>) => {
+    const source = contentSource(readEnv({ CONTENT_SERVICE_URL: 'http://127.0.0.1:9009', ...env }), logger);
+    t.teardown(() => source?.close());
+    return source;
+  };
+  t.equal(service({})?.appConfigCookie, undefined, 'no cookie can matter by default');
+  const named = service({ APP_CONFIG_COOKIES: 'who,tier' });
+  t.equal(named?.appConfigCookie?.('_ga=1; tier=b; who=ann; x=2'), 'tier=b; who=ann');
+  t.throws(() => readEnv({ APP_CONFIG_COOKIES: 'who; tier' }), /APP_CONFIG_COOKIES/, 'names only, comma-separated');
+});

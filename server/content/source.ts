@@ -30,6 +30,10 @@ export function contentSource(
       ...cached,
       contentServiceUrl: env.CONTENT_SERVICE_URL,
       appConfigUrl: env.APP_CONFIG_URL ?? env.CONTENT_SERVICE_URL,
+      appConfigCookies: (env.APP_CONFIG_COOKIES ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
     });
   }
   return undefined;

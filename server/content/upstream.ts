@@ -1,7 +1,7 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { isRecord } from '../../common/is-record.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
-import { appConfigScope, contextFailure, LastGoodAppConfigs, variesByCookie } from './app-config.ts';
+import { appConfigScope, contextFailure, LastGoodAppConfigs, pickCookies, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { createReadCache, deepFreeze, type Read } from './read-cache.ts';
@@ -24,6 +24,8 @@ export interface UpstreamContentOptions {
   contentServiceUrl: string;
   /** Serves `/_applicationConfiguration`. */
   appConfigUrl: string;
+  /** Names of the visitor's cookies the application configuration may depend on; none by default. */
+  appConfigCookies?: readonly string[];
   contentServiceName?: string;
   /** How long a published read is fresh. */
   cacheTtlMs: number;
@@ -140,6 +142,8 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     if (!isValidKey({ kind: 'appConfig', locale })) {
       throw new RangeError(`Invalid locale for the application configuration: ${locale}`);
     }
+    // Only the cookies that matter go along; any other is the same as none.
+    cookie = appConfigCookie(cookie);
     let personal = false;
     const parse = (body: unknown, where: string): ApplicationConfiguration => {
       const config = readApplicationConfiguration(body, where, warn);
@@ -187,10 +191,16 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     }
   }
 
+  const cookieNames = options.appConfigCookies ?? [];
+  function appConfigCookie(cookie: string | undefined): string | undefined {
+    return pickCookies(cookie, cookieNames);
+  }
+
   return {
     getPage,
     getEntry,
     getApplicationConfiguration,
+    ...(cookieNames.length > 0 ? { appConfigCookie } : {}),
     appConfigVaries: (host, locale) => varyingConfigs.has(`${host} ${locale}`),
     hasPage,
     changes,

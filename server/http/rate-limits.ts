@@ -11,6 +11,9 @@ export const RATE_LIMITS = {
   revalidate: 30,
   webhook: 120,
   graphql: 1_200,
+  // Page answers no cache can hold (previews, the live route, `_payload.json`): 15–34× a cached
+  // page each. An editor's preview frame makes a few a minute; one address gets 10 a second.
+  uncachedPages: 600,
 } as const;
 
 export type RateLimited = keyof typeof RATE_LIMITS;
@@ -21,6 +24,19 @@ declare module 'fastify' {
     /** The limits in force (tests lower them). */
     rateLimits: RateLimits;
   }
+}
+
+/**
+ * A limiter to call from inside a route for the requests of one group (a route that answers both
+ * limited and unlimited requests); none where the group runs outside the site. It throws the 429.
+ */
+export function limiterOf(app: FastifyInstance, name: RateLimited) {
+  if (!app.hasDecorator('rateLimits') || !app.hasDecorator('rateLimit')) return undefined;
+  return app.rateLimit({
+    max: app.rateLimits[name],
+    timeWindow: 60_000,
+    keyGenerator: (request) => `${name}:${request.ip}`,
+  });
 }
 
 /** The route config of a limited route group; none where the group runs outside the site (its own tests). */

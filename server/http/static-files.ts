@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ASSETS_PREFIX } from '../render/assets.ts';
 
 const IMAGES_PREFIX = '/images/';
@@ -13,6 +13,10 @@ export async function serveFiles(
   app: FastifyInstance,
   { clientDir, publicDir }: { clientDir: string; publicDir: string },
 ) {
+  // Without the folder (a test app, a broken deploy) its prefix still answers as a miss, not as a page.
+  const miss = (_request: unknown, reply: FastifyReply) => reply.callNotFound();
+  if (!existsSync(clientDir)) app.get(`${ASSETS_PREFIX}*`, miss);
+  if (!existsSync(`${publicDir}/images`)) app.get(`${IMAGES_PREFIX}*`, miss);
   if (existsSync(clientDir)) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -25,7 +29,7 @@ export async function serveFiles(
       allowedPath: (path) => !path.startsWith('/.vite'),
     });
   }
-  if (existsSync(publicDir)) {
+  if (existsSync(`${publicDir}/images`)) {
     await app.register(fastifyStatic, {
       root: `${publicDir}/images`,
       prefix: IMAGES_PREFIX,

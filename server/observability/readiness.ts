@@ -10,7 +10,7 @@ export type CheckState = 'ok' | 'missing' | 'loading' | 'failed';
 export interface ReadinessReport {
   status: ReadyState;
   /** `shared`: the Redis tier, when configured; detail only, as instances serve without it. */
-  checks: { build: CheckState; content: CheckState; shared?: 'ok' | 'unreachable' };
+  checks: { build: CheckState; content: CheckState; shared?: 'ok' | 'slow' | 'unreachable' };
 }
 
 export interface ReadinessOptions {
@@ -21,7 +21,7 @@ export interface ReadinessOptions {
   /** A failed content check is tried again after this long (probes come every few seconds). */
   retryMs?: number;
   /** The shared tier's state, when there is one. */
-  shared?: () => 'ok' | 'unreachable';
+  shared?: () => 'ok' | 'slow' | 'unreachable';
 }
 
 export class Readiness {

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import fastifyUnderPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStaticFile } from '../http/static-files.ts';
 import { type Metrics, shedReason } from './metrics.ts';
 
@@ -27,15 +27,16 @@ const PRESSURE_DEFAULTS = {
 
 /**
  * Sheds load with 503 and Retry-After before the event loop stalls or the heap runs out. Probes are
- * never shed, so an orchestrator does not take a busy process for a dead one; nor are static files,
- * which cost next to nothing and without which a page already sent breaks (an island that cannot
- * load its script never hydrates).
+ * never shed, so an orchestrator does not take a busy process for a dead one; nor are static files
+ * that are there, which cost next to nothing and without which a page already sent breaks (an
+ * island that cannot load its script never hydrates). Returns the answer to a static file that is
+ * not there: misses are what a client can ask for without end, so they are shed like pages.
  */
 export async function shedUnderPressure(
   app: FastifyInstance,
   overrides: PressureOptions | undefined,
   metrics: Metrics | undefined,
-): Promise<void> {
+): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
   const pressure = { ...PRESSURE_DEFAULTS, ...overrides };
   await app.register(fastifyUnderPressure, {
     maxEventLoopDelay: pressure.maxEventLoopDelay,
@@ -53,7 +54,23 @@ export async function shedUnderPressure(
       return SHED_BODY as unknown as undefined;
     },
   });
+  return (request, reply) => {
+    if (app.isUnderPressure()) {
+      request.log.warn({ type: 'static miss' }, 'Under pressure: request shed');
+      metrics?.shed(shedReason(undefined));
+      return reply
+        .status(503)
+        .header('retry-after', String(pressure.retryAfter))
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(SHED_BODY);
+    }
+    // Lean: a missing file gets a line of text, never the rendered error page.
+    return reply.status(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(MISS_BODY);
+  };
 }
+
+const MISS_BODY = 'Not found\n';
 
 /** What a shed request gets: static, so shedding costs next to nothing. */
 const SHED_BODY =

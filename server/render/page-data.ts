@@ -150,6 +150,7 @@ export function watchFaults(content: ContentService): { content: ContentService;
       hasPage: (uuid, locale) => watch(content.hasPage(uuid, locale)),
       ...(content.locate ? { locate: content.locate.bind(content) } : {}),
       ...(content.appConfigVaries ? { appConfigVaries: content.appConfigVaries.bind(content) } : {}),
+      ...(content.appConfigCookie ? { appConfigCookie: content.appConfigCookie.bind(content) } : {}),
       ...(listPages ? { listPages: (locale: string) => watch(listPages(locale)) } : {}),
       changes: content.changes,
     },

@@ -101,8 +101,9 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     if (locale === undefined || !request.site.locales.includes(locale)) {
       return sendApiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
     }
-    // The visitor's cookie goes to the source along with the host, so a shared cache must key on it.
-    reply.header('vary', 'Cookie');
+    // Where some of the visitor's cookies go to the source along with the host, a shared cache must
+    // key on them; a source with one answer for everybody (the embedded store) varies on nothing.
+    if (content.appConfigCookie) reply.header('vary', 'Cookie');
     const { cookie } = request.headers;
     return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale, cookie));
   });

@@ -3,6 +3,7 @@ import { ConfigurationNotAvailable } from '../../common/site.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
+import { limiterOf } from '../http/rate-limits.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
@@ -14,7 +15,8 @@ import { PageLinksMemo } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import type { RenderDecision } from '../routing/decision.ts';
 import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
-import { normalizeEscapes } from '../routing/path.ts';
+import { normalizeEscapes, parsePath } from '../routing/path.ts';
+import { buildPathLocation, sendRedirect } from '../routing/redirect.ts';
 import { decideRoute } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
@@ -41,6 +43,15 @@ function splitUrl(url: string): { rawPath: string; query: string; payload: boole
   return { rawPath, query, payload };
 }
 
+/**
+ * Where a path spelled with needless escapes redirects, through the redirect door: only when the
+ * path names a possible page and the door keeps it as it is (no `//`, `\\`, dot segments).
+ */
+function canonicalSpelling(normalPath: string, query: string): string | null {
+  if (!parsePath(normalPath).ok || buildPathLocation(normalPath) !== normalPath) return null;
+  return buildPathLocation(normalPath + query);
+}
+
 /** A redirect of a payload request points at the payload of the target page. */
 function payloadLocation(location: string, payload: boolean): string {
   if (!payload) return location;
@@ -59,6 +70,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
   if (!routeDeps.assembled) changes.subscribe(() => assembled.clear());
   const deps: PageRouteDeps = { ...routeDeps, links, assembled };
   const { sites } = deps;
+  const limitUncached = limiterOf(app, 'uncachedPages');
 
   app.get('/*', async (request, reply) => {
     const site = request.site;
@@ -67,10 +79,12 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
     const url = request.raw.url ?? '/';
     const { rawPath, query, payload } = splitUrl(url);
     // One spelling per page: `dish%77asher` is `dishwasher`, never a page (and cache entry) of its own.
+    // Only a path that can name a page is respelled: `//evil.example/%7e` gets the 404 of its kind.
     const normalPath = normalizeEscapes(rawPath);
-    if (normalPath !== rawPath) {
-      const location = payloadLocation(normalPath + query, payload);
-      return reply.header('cache-control', PUBLIC_REDIRECT).redirect(location, 301);
+    const respelled = normalPath !== rawPath && canonicalSpelling(normalPath, query);
+    if (respelled) {
+      reply.header('cache-control', PUBLIC_REDIRECT);
+      return sendRedirect(reply, payloadLocation(respelled, payload), 301);
     }
     const decision = decideRoute({
       rawPath,
@@ -81,6 +95,10 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
       acceptLanguage: request.headers['accept-language'],
     });
     for (const warning of decision.warnings ?? []) request.log.warn({ host: site.host }, warning);
+    // What no cache can answer is limited per client; published pages never are.
+    const uncached =
+      payload || previewHash(request) !== undefined || (decision.kind === 'render' && decision.route === 'live');
+    if (uncached) await limitUncached?.call(app, request, reply);
     if (decision.kind === 'render') return renderPage(request, reply, deps, decision, { rawPath, query, payload });
     return sendNotPage(reply, deps, decision, { rawPath, payload, locale: site.defaultLocale });
   });
@@ -96,7 +114,7 @@ function sendNotPage(
   if (answer.kind === 'redirect') {
     reply.header('cache-control', answer.privateCache ? PRIVATE : PUBLIC_REDIRECT);
     if (answer.varyOn) reply.header('vary', answer.varyOn.join(', '));
-    return reply.redirect(payloadLocation(answer.location, payload), answer.status);
+    return sendRedirect(reply, payloadLocation(answer.location, payload), answer.status);
   }
   if (payload) return reply.status(answer.status).header('cache-control', 'no-store').send({ error: answer.message });
   return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale });
@@ -177,8 +195,10 @@ async function renderPage(
 
   const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
   if (setsCookie && decision.language) {
+    // SameSite=None only where another site may frame the page (the editor, on a preview): on a page
+    // that refuses framing it would only let any site set the visitor's language.
     const cookie = languageCookie(site, decision.language, sites.languageCookieName, {
-      crossSiteFrame: isCrossSiteFrame(request.headers),
+      crossSiteFrame: livePreview && deps.preview !== undefined && isCrossSiteFrame(request.headers),
     });
     reply.setCookie(cookie.name, cookie.value, cookie.options);
   }

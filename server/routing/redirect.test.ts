@@ -1,5 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import t from 'tap';
-import { buildLocation, buildPathLocation, isAllowedRedirectStatus } from './redirect.ts';
+import { buildLocation, buildPathLocation, isAllowedRedirectStatus, isDoorLocation, sendRedirect } from './redirect.ts';
 import { multilingualSite } from './site-fixtures.ts';
 
 const site = multilingualSite();
@@ -143,4 +144,28 @@ t.test('redirect statuses', async (t) => {
     [undefined, false],
   ];
   for (const [status, allowed] of rows) t.equal(isAllowedRedirectStatus(status), allowed, String(status));
+});
+
+t.test('sendRedirect answers only a Location the door built', async (t) => {
+  const rows: [string, boolean][] = [
+    ['/de/cs/x-1', true],
+    ['/de/cs/x-1?a=1#b', true],
+    ['https://shop.example/x', true],
+    ['//evil.example/~', false],
+    ['/\\evil.example/A', false],
+    ['\\\\evil.example', false],
+    ['/./evil', false],
+    ['/a/\tb', false],
+    ['https://shop.example/a b', false],
+    ['javascript:alert(1)', false],
+    ['evil.example/x', false],
+    ['', false],
+  ];
+  for (const [location, built] of rows) t.equal(isDoorLocation(location), built, JSON.stringify(location));
+  const sent: unknown[] = [];
+  const reply = { redirect: (...args: unknown[]) => sent.push(args) } as unknown as FastifyReply;
+  sendRedirect(reply, '/de/cs/x-1', 301);
+  t.same(sent, [['/de/cs/x-1', 301]]);
+  t.throws(() => sendRedirect(reply, '//evil.example/~', 301), /redirect door/);
+  t.equal(sent.length, 1, 'nothing is answered for a target that went around the door');
 });

@@ -1,9 +1,11 @@
+import type { FastifyReply } from 'fastify';
 import type { Site } from '../../common/site.ts';
 
 /**
  * The one door every redirect `Location` goes through, route rules included.
  * Same-site targets come back as a path that starts with exactly one `/`; another host only when
  * the caller says `external`; anything that is not http(s) is refused (null).
+ * `sendRedirect` is the only place a redirect is answered, and it checks the door was used.
  */
 
 export type RedirectStatus = 301 | 302 | 307 | 308;
@@ -54,6 +56,26 @@ export function buildPathLocation(target: string): string | null {
   const location = url.pathname + url.search + url.hash;
   // The door's promise, checked rather than assumed: exactly one leading slash.
   return location.startsWith('/') && !location.startsWith('//') ? location : null;
+}
+
+/**
+ * Answers a redirect. The Location must be one the door built: a path it would keep exactly as it
+ * is, or an absolute http(s) URL in its parsed form. Anything else is a bug that would send
+ * visitors elsewhere, so it fails the request (500) instead of leaving the host.
+ */
+export function sendRedirect(reply: FastifyReply, location: string, status: RedirectStatus): FastifyReply {
+  if (!isDoorLocation(location)) throw new Error('Redirect target did not come through the redirect door');
+  return reply.redirect(location, status);
+}
+
+export function isDoorLocation(location: string): boolean {
+  if (isPathTarget(location)) return buildPathLocation(location) === location;
+  try {
+    const url = new URL(location);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.href === location;
+  } catch {
+    return false;
+  }
 }
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;

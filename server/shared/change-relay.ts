@@ -14,8 +14,8 @@ interface RelayedChange {
 /**
  * Content changes across instances: what this instance announces (revalidate, a webhook, a
  * publish, a file change) is published; what another one published is announced here as `remote`
- * and never published again. When Redis comes back after an outage, messages may have been missed,
- * so every cache here is cleared once. The shared pages move to a new generation before the others
+ * and never published again. When Redis comes back after an outage that cut the subscription,
+ * messages may have been missed, so every cache here is cleared once. The shared pages move to a new generation before the others
  * hear of the change, so none of them serves a page built from the content before it.
  */
 export function relayChanges(changes: ContentChanges, redis: SharedRedis, pages?: PageTier): void {
@@ -35,7 +35,9 @@ export function relayChanges(changes: ContentChanges, redis: SharedRedis, pages?
     pages?.adopt(message.generation);
     changes.announce({ ...message.change, origin: 'remote' });
   });
-  redis.onRecover(() => changes.announce({ origin: 'remote' }));
+  redis.onRecover((missed) => {
+    if (missed) changes.announce({ origin: 'remote' });
+  });
 }
 
 /** A message of the channel, or null for anything else on it (never trusted further than its shape). */

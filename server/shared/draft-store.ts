@@ -3,7 +3,9 @@ import type { ContentKey } from '../content/paths.ts';
 import type { SharedRedis } from './redis.ts';
 
 /** Drafts outlive an editing session but not forever: a week after their last save they go. */
-const DRAFT_TTL_S = 7 * 24 * 3600;
+export const DRAFT_TTL_S = 7 * 24 * 3600;
+/** Comment threads go 30 days after their last write, so abandoned pages' threads do not pile up. */
+export const THREADS_TTL_S = 30 * 24 * 3600;
 
 const fieldOf = (key: ContentKey) =>
   key.kind === 'page'
@@ -58,7 +60,7 @@ export function redisDraftStore(redis: SharedRedis): DraftStore {
     },
     readThreads: (locale, uuid) => commands.get(threadsKey(locale, uuid)),
     async writeThreads(locale, uuid, text) {
-      await commands.set(threadsKey(locale, uuid), text);
+      await commands.set(threadsKey(locale, uuid), text, 'EX', THREADS_TTL_S);
     },
     locate: (hash, key) => `redis:${draftsKey(hash)} ${fieldOf(key)}`,
   };

@@ -4,7 +4,7 @@ import type { Catalog } from '../data/catalog.ts';
 import { relayCatalog } from './catalog-relay.ts';
 import { relayChanges } from './change-relay.ts';
 import { PageTier } from './page-tier.ts';
-import type { SharedRedis } from './redis.ts';
+import type { SharedRedis, SharedState } from './redis.ts';
 
 export interface SharedTier {
   /** The command connection, for what keeps its own state in Redis (rate-limit counters). */
@@ -13,8 +13,8 @@ export interface SharedTier {
   pages: PageTier;
   /** The catalog with its changes relayed to and from every instance. */
   shareCatalog(catalog: Catalog): Catalog;
-  /** For /readyz: Redis is a convenience, so its state is detail, never a reason to refuse traffic. */
-  state(): 'ok' | 'unreachable';
+  /** For /readyz: Redis is a convenience, so its state (ok, slow, unreachable) is detail, never a reason to refuse traffic. */
+  state(): SharedState;
   close(): Promise<void>;
 }
 
@@ -34,7 +34,7 @@ export function startSharedTier(options: {
     redis: redis.commands,
     pages,
     shareCatalog: (catalog) => relayCatalog(catalog, redis),
-    state: () => (redis.up ? 'ok' : 'unreachable'),
+    state: () => redis.state,
     close: () => redis.close(),
   };
 }

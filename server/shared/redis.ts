@@ -9,10 +9,20 @@ export interface SharedLog {
 /** How often an unreachable Redis is reported at most: the log must not drown while it is down. */
 export const REPORT_EVERY_MS = 60_000;
 
+/** Defaults: a shared-tier command slower than this is a failure, and the tier counts as slow. */
+export const COMMAND_TIMEOUT_MS = 500;
+/** How often a ready tier is pinged, so a frozen Redis is found even when no command is in flight. */
+export const HEARTBEAT_MS = 1_000;
+
+export type SharedState = 'ok' | 'slow' | 'unreachable';
+
 /**
  * The connection to the shared tier: one client for commands, one for subscriptions (a subscribed
  * connection can do nothing else). Commands fail at once while Redis is down instead of queueing,
  * so every caller falls back to its own memory; the clients reconnect by themselves.
+ * A frozen or partitioned Redis keeps its connection open and answers nothing: every command has a
+ * deadline, and one that passes it drops the command connection, so until Redis answers again every
+ * command fails at once (as when it is down) instead of each waiting out its own deadline.
  */
 export class SharedRedis {
   /** This process among all that share the tier: messages it sent itself are ignored. */
@@ -22,23 +32,36 @@ export class SharedRedis {
   #log: SharedLog;
   #lastReport = 0;
   #wasDown = false;
-  #onRecover = new Set<() => void>();
+  #slow = false;
+  #everReady = false;
+  /** The subscription connection closed since the tier was last up: messages may have been missed. */
+  #missed = false;
+  #onRecover = new Set<(missed: boolean) => void>();
+  #heartbeat: NodeJS.Timeout;
 
-  constructor(url: string, log: SharedLog) {
+  constructor(url: string, log: SharedLog, timing: { commandTimeoutMs?: number; heartbeatMs?: number } = {}) {
     this.#log = log;
     const options = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
+      // A connection (TCP and Redis's answer to the ready check) gets this long.
       connectTimeout: 2_000,
       // Reconnect for ever, at most every 2 s.
       retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
     };
-    this.commands = new Redis(url, options);
+    this.commands = new Redis(url, { ...options, commandTimeout: timing.commandTimeoutMs ?? COMMAND_TIMEOUT_MS });
     this.subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
     for (const client of [this.commands, this.subscriber]) {
       client.on('error', (error: Error) => this.#down(error));
       client.on('ready', () => this.#up());
     }
+    this.subscriber.on('close', () => {
+      if (this.#everReady) this.#missed = true;
+    });
+    this.#heartbeat = setInterval(() => {
+      if (this.commands.status === 'ready') this.commands.ping().catch((error: unknown) => this.#down(error));
+    }, timing.heartbeatMs ?? HEARTBEAT_MS);
+    this.#heartbeat.unref();
   }
 
   /** True while both connections are usable. */
@@ -46,8 +69,19 @@ export class SharedRedis {
     return this.commands.status === 'ready' && this.subscriber.status === 'ready';
   }
 
-  /** Called each time the tier comes back after being unreachable (messages may have been missed). */
-  onRecover(listener: () => void): void {
+  /** For /readyz: `slow` when the last failure was a command past its deadline. */
+  get state(): SharedState {
+    if (this.up) return 'ok';
+    return this.#slow ? 'slow' : 'unreachable';
+  }
+
+  /**
+   * Called each time the tier comes back after being unreachable or slow; `missed` when the
+   * subscription connection was lost meanwhile, so messages may have been missed. A slow tier keeps
+   * that connection (only the command connection is dropped), so a stall of this process's own
+   * event loop taken for a slow Redis clears no cache.
+   */
+  onRecover(listener: (missed: boolean) => void): void {
     this.#onRecover.add(listener);
   }
 
@@ -57,6 +91,7 @@ export class SharedRedis {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
     this.#onRecover.clear();
     await Promise.allSettled([this.commands.quit(), this.subscriber.quit()]);
     this.commands.disconnect();
@@ -65,6 +100,14 @@ export class SharedRedis {
 
   #down(error: unknown, doing?: string): void {
     this.#wasDown = true;
+    if (error instanceof Error && error.message === TIMED_OUT) {
+      this.#slow = true;
+      // Every later command fails at once until the new connection's ready check is answered.
+      if (this.commands.status === 'ready') this.commands.disconnect(true);
+    }
+    // A command made while the first connection is still being set up is no failure of Redis
+    // (it is answered from memory); only a failed connection is reported before the first ready.
+    if (!this.#everReady && doing !== undefined && !this.#slow) return;
     const now = Date.now();
     if (now - this.#lastReport < REPORT_EVERY_MS) return;
     this.#lastReport = now;
@@ -76,10 +119,19 @@ export class SharedRedis {
   }
 
   #up(): void {
-    if (!this.up || !this.#wasDown) return;
+    if (!this.up) return;
+    this.#everReady = true;
+    if (!this.#wasDown) return;
     this.#wasDown = false;
+    this.#slow = false;
+    // Said only when a failure was logged: a first connection is no recovery.
+    if (this.#lastReport !== 0) this.#log.info({}, 'Shared tier (Redis) reachable again');
     this.#lastReport = 0;
-    this.#log.info({}, 'Shared tier (Redis) reachable again');
-    for (const listener of this.#onRecover) listener();
+    const missed = this.#missed;
+    this.#missed = false;
+    for (const listener of this.#onRecover) listener(missed);
   }
 }
+
+/** ioredis's rejection of a command past `commandTimeout`. */
+const TIMED_OUT = 'Command timed out';

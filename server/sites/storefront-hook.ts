@@ -42,4 +42,18 @@ export function resolveStorefronts(
     if (!dev && !found.forced)
       reportMismatch(found.site, hostnameOf(found === forwarded ? request.host : request.headers.host));
   });
+  // Behind a trusted proxy X-Forwarded-Host may choose the storefront, so every answer for a
+  // storefront depends on it: a shared cache in front must key on it or be poisoned by it.
+  if (options.trustProxy)
+    app.addHook('onSend', async (request, reply) => {
+      if (request.site) reply.header('vary', withVary(reply.getHeader('vary'), 'X-Forwarded-Host'));
+    });
+}
+
+/** A Vary value with `name` added once (kept as it is when it is `*` or names it already). */
+function withVary(current: unknown, name: string): string {
+  const value = Array.isArray(current) ? current.join(', ') : typeof current === 'string' ? current : '';
+  const names = value.split(',').map((token) => token.trim().toLowerCase());
+  if (names.includes('*') || names.includes(name.toLowerCase())) return value;
+  return value.trim() === '' ? name : `${value}, ${name}`;
 }
