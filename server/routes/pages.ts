@@ -6,7 +6,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
 import { buildPage, type Outcome, type PageDeps, type PageRequest } from '../render/build-page.ts';
-import { pageTags, tagHeaders } from '../render/cache-tags.ts';
+import { pageTagHeaders, pageTags } from '../render/cache-tags.ts';
 import { sendError } from '../render/error-page.ts';
 import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
 import { PageLinksMemo } from '../render/page-data.ts';
@@ -207,13 +207,8 @@ async function renderPage(
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   // What a CDN keeps, it can purge by the entries the page was built from.
   if (!personal && !payload) {
-    const tags =
-      cached instanceof RenderedPage
-        ? cached.tags
-        : outcome?.kind === 'page'
-          ? pageTags(site.host, outcome.page, outcome.template)
-          : [];
-    reply.headers(tagHeaders(tags));
+    if (cached instanceof RenderedPage) reply.headers(cached.tagHeaders);
+    else if (outcome?.kind === 'page') reply.headers(pageTagHeaders(site.host, outcome.page, outcome.template));
   }
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
   // Preview answers, the live route's included, are for the editor: never indexed.
