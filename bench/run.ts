@@ -75,6 +75,8 @@ interface Row {
   js: { gzip: number; br: number } | null;
   rss: number;
   note: string;
+  /** Every unexpected answer was a 503 of load shedding (no other status, no errors or timeouts). */
+  shedOnly: boolean;
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -133,7 +135,11 @@ function rowOf(
   pid: number,
   status: number,
 ): Row {
-  return { name, round, ...bytes, rss: rssOf(pid), note: unexpected(round, status) };
+  const shedOnly =
+    !round.errors &&
+    !round.timeouts &&
+    Object.keys(round.statuses).every((code) => [String(status), '503'].includes(code));
+  return { name, round, ...bytes, rss: rssOf(pid), note: unexpected(round, status), shedOnly };
 }
 
 const PRODUCT = SCENARIOS[1] as Scenario;
@@ -401,7 +407,9 @@ async function main(): Promise<void> {
   console.log('');
   for (const line of extra) console.log(line);
   for (const line of productLines(rows)) console.log(line);
-  const failed = rows.filter((row) => row.note);
+  // A quick pass only proves every row runs: on a loaded CI machine the server may shed load (503 by
+  // design, docs/decisions/0125-bench-in-turns-with-budgets.md), which is noted, not failed.
+  const failed = rows.filter((row) => row.note && !(quick && row.shedOnly));
   if (failed.length > 0) {
     console.log(`${failed.length} row(s) failed: ${failed.map((row) => row.name).join('; ')}`);
     process.exitCode = 1;
