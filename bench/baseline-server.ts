@@ -7,13 +7,12 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import type { FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
 import { renderToString } from 'react-dom/server';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import { loadSitesConfig } from '../server/config/sites.ts';
 import { createEmbeddedStore } from '../server/content/store.ts';
-import { loadAssetManifest } from '../server/render/assets.ts';
+import { type AssetManifest, loadAssetManifest } from '../server/render/assets.ts';
 import { buildPage } from '../server/render/build-page.ts';
 import { pageElement } from '../server/render/page-element.ts';
 import { decideRoute } from '../server/routing/route.ts';
@@ -22,12 +21,23 @@ import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
 
 const silent = { warn() {}, error() {}, info() {}, debug() {} };
 
-/** The product page's assembled model and a function that builds its element the server's way. */
-export async function productPage(path = PRODUCT_PATH, host = BENCH_HOST) {
+/**
+ * The product page's assembled model and a function that builds its element the server's way
+ * (`assets`: the build's manifest unless given).
+ */
+export async function productPage({
+  path = PRODUCT_PATH,
+  host = BENCH_HOST,
+  assets,
+}: {
+  path?: string;
+  host?: string;
+  assets?: AssetManifest;
+} = {}) {
   const { config: sites } = loadSitesConfig('config/sites.json');
   const content = createEmbeddedStore({ dir: 'content' });
   const messages = createMessageCatalog({ dir: 'locales', fallbackLocale: sites.fallbackLocale, log: silent });
-  const deps = { sites, content, messages, assets: loadAssetManifest('dist/client'), dev: false, contentTtlMs: 60_000 };
+  const deps = { sites, content, messages, assets: assets ?? loadAssetManifest('dist/client'), dev: false };
   const found = createHostResolver(sites).resolve(host);
   if ('error' in found) throw new Error(`${host} is not a demo storefront`);
   const decision = decideRoute({
@@ -39,8 +49,7 @@ export async function productPage(path = PRODUCT_PATH, host = BENCH_HOST) {
     acceptLanguage: undefined,
   });
   if (decision.kind !== 'render') throw new Error(`${path} does not render (${decision.kind})`);
-  const request = { site: found.site, log: silent, query: {} } as unknown as FastifyRequest;
-  const outcome = await buildPage(request, deps, decision, { rawPath: path, query: '' }, undefined);
+  const outcome = await buildPage(deps, { site: found.site, decision, rawPath: path, query: '', log: silent });
   if (outcome.kind !== 'page') throw new Error(`${path} does not render a page (${outcome.kind})`);
   const t = await messages.translator(outcome.model.locale);
   return { close: () => content.close(), element: () => pageElement(deps, outcome.model, t, silent) };

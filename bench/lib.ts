@@ -185,6 +185,46 @@ function roundOf(result: AutocannonResult, cpuMs: number): Round {
   };
 }
 
+/** One server and path to load. */
+export interface Target {
+  pid: number;
+  port: number;
+  path: string;
+}
+
+/**
+ * Several targets measured in turns (a warm-up each, then round 1 of every target, round 2 of
+ * every target…), so a busy machine weighs on all of them alike; the best round of each (by
+ * requests/s) is reported, in the targets' order.
+ */
+export async function measureInTurns(
+  targets: readonly Target[],
+  headers: Record<string, string>,
+  plan: { connections: number; warmupS: number; roundS: number; rounds: number },
+  onRound?: (index: number, round: Round) => void,
+): Promise<Round[]> {
+  const url = (t: Target) => `http://127.0.0.1:${t.port}${t.path}`;
+  for (const target of targets)
+    await autocannon({ url: url(target), headers, connections: plan.connections, duration: plan.warmupS });
+  const best: (Round | undefined)[] = targets.map(() => undefined);
+  for (let i = 0; i < plan.rounds; i++) {
+    for (const [index, target] of targets.entries()) {
+      const cpuBefore = cpuMsOf(target.pid);
+      const result = await autocannon({
+        url: url(target),
+        headers,
+        connections: plan.connections,
+        duration: plan.roundS,
+      });
+      const round = roundOf(result, cpuMsOf(target.pid) - cpuBefore);
+      onRound?.(index, round);
+      const kept = best[index];
+      if (!kept || round.rps > kept.rps) best[index] = round;
+    }
+  }
+  return best as Round[];
+}
+
 /** A warm-up, then `rounds` timed rounds; the best round (by requests/s) is the one reported. */
 export async function measure(
   pid: number,
@@ -193,14 +233,5 @@ export async function measure(
   headers: Record<string, string>,
   plan: { connections: number; warmupS: number; roundS: number; rounds: number },
 ): Promise<Round> {
-  const url = `http://127.0.0.1:${port}${path}`;
-  await autocannon({ url, headers, connections: plan.connections, duration: plan.warmupS });
-  let best: Round | undefined;
-  for (let i = 0; i < plan.rounds; i++) {
-    const cpuBefore = cpuMsOf(pid);
-    const result = await autocannon({ url, headers, connections: plan.connections, duration: plan.roundS });
-    const round = roundOf(result, cpuMsOf(pid) - cpuBefore);
-    if (!best || round.rps > best.rps) best = round;
-  }
-  return best as Round;
+  return (await measureInTurns([{ pid, port, path }], headers, plan))[0] as Round;
 }

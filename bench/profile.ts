@@ -7,7 +7,7 @@
  * Uncached (HTML_CACHE=off) and the product page unless told otherwise; `--floor` profiles the
  * renderToString floor of bench/baseline-server.ts instead.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ interface ProfileNode {
   children?: number[];
 }
 interface CpuProfile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -31,6 +32,20 @@ export interface Hotspot {
   where: string;
   selfMs: number;
   share: number;
+}
+
+/** The samples from `fromUs` on (the loaded run, without start-up and warm-up). */
+export function from(profile: CpuProfile, fromUs: number): CpuProfile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < fromUs) return;
+    samples.push(id);
+    timeDeltas.push(profile.timeDeltas[i] ?? 0);
+  });
+  return { ...profile, samples, timeDeltas };
 }
 
 /** Self time per function (summed over every node of the same function and place). */
@@ -139,20 +154,45 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'vitrine-prof-'));
   const floor = args.includes('--floor');
   const entry = floor ? ['--import', 'tsx', 'bench/baseline-server.ts'] : ['dist/server/main.js'];
-  const server = await startNode('profile', ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...entry], {
-    HTML_CACHE: cached ? 'on' : 'off',
-  });
+  const probe = join(dir, 'probe.json');
+  const server = await startNode(
+    'profile',
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', './bench/probe.ts', ...entry],
+    { HTML_CACHE: cached ? 'on' : 'off', PROBE_OUT: probe },
+  );
   const url = `http://127.0.0.1:${server.port}${floor ? '/floor' : path}`;
   const headers = { host: BENCH_HOST, accept: 'text/html' };
   await autocannon({ url, headers, connections: 32, duration: 2 });
+  // GC and event-loop delay count from here (bench/probe.ts); the CPU profile covers the whole run.
+  process.kill(server.pid, 'SIGWINCH');
   const result = await autocannon({ url, headers, connections: 32, duration: seconds });
   await server.stop();
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written in ${dir}`);
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const whole = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  const probed = existsSync(probe)
+    ? (JSON.parse(readFileSync(probe, 'utf8')) as {
+        wallMs: number;
+        fromUs: number;
+        gc: Record<string, { count: number; ms: number; maxMs: number }>;
+        eventLoopDelayMs: Record<string, number>;
+      })
+    : undefined;
+  const profile = probed ? from(whole, probed.fromUs) : whole;
   console.log(
-    `${floor ? 'floor' : cached ? 'cached' : 'uncached'} ${path}: ${Math.round(result.requests.average)} req/s under the profiler (${join(dir, file)})`,
+    `${floor ? 'floor' : cached ? 'cached' : 'uncached'} ${path}: ${Math.round(result.requests.average)} req/s, ` +
+      `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms under the profiler (${join(dir, file)})`,
   );
+  if (probed) {
+    const { wallMs, gc, eventLoopDelayMs } = probed;
+    const total = Object.values(gc).reduce((sum, k) => sum + k.ms, 0);
+    const kinds = Object.entries(gc).map(
+      ([kind, k]) => `${kind} ${k.count}× ${k.ms.toFixed(0)} ms (longest ${k.maxMs.toFixed(1)})`,
+    );
+    console.log(`GC pauses: ${((total / wallMs) * 100).toFixed(1)}% of the loaded run; ${kinds.join(', ')}`);
+    const d = eventLoopDelayMs;
+    console.log(`event-loop delay: mean ${d.mean} ms, p50 ${d.p50}, p99 ${d.p99}, max ${d.max}`);
+  }
   console.log('self time by area:');
   for (const [area, share] of byArea(profile).slice(0, 12))
     console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${area}`);

@@ -23,6 +23,7 @@ import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
 import { Readiness } from './observability/readiness.ts';
 import { requestIdGenerator } from './observability/request-id.ts';
+import { lazyChildLogger } from './observability/request-logger.ts';
 import { type PressureOptions, shedUnderPressure } from './observability/shedding.ts';
 import type { Tracing } from './observability/tracing.ts';
 import { type PreviewConfig, readPreviewConfig } from './preview/config.ts';
@@ -125,6 +126,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logger: options.logger ?? false,
     // Two log lines per request cost more than serving a cached page; off in production.
     ...(options.requestLogging === false ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+    // A request's logger is made on its first line, not for every request.
+    ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     trustProxy: options.trustProxy || false,
     genReqId: requestIdGenerator(options.trustProxy),
     // Bounded requests and slow-client protection (security case 16).

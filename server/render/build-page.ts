@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ReactElement } from 'react';
 import type { MessageCatalog } from '../../client/i18n/messages.ts';
 import { assemblePage } from '../../client/page/assemble.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import type { ApplicationConfiguration, ComponentEntry, PageEntry, TemplateEntry } from '../../common/content.ts';
-import { buildRequestContext, type SitesConfig } from '../../common/site.ts';
+import { buildRequestContext, type Site, type SitesConfig } from '../../common/site.ts';
 import { slashForm } from '../../common/trailing-slash.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { pageIdForEntry } from '../content/lookup.ts';
@@ -40,6 +40,26 @@ export interface PageDeps {
   assembled?: AssembledPageMemo;
 }
 
+/**
+ * One page request as plain data: what the pipeline reads of a request, and nothing of HTTP, so the
+ * bench's floor and tests call it without a framework (the route fills it from Fastify's request).
+ */
+export interface PageRequest {
+  site: Site;
+  decision: RenderDecision;
+  /** As received, percent-encoded, no query. */
+  rawPath: string;
+  /** '' or '?a=b' as received. */
+  query: string;
+  /** The visitor's Cookie header: an application configuration may be made for it. */
+  cookie?: string | undefined;
+  /** The editor's `entry_uid` (the live route). */
+  entryUid?: string | undefined;
+  /** A valid live-preview hash: the page is built from drafts. */
+  preview?: string | undefined;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+}
+
 /** How long a page waits for its template, app configuration and links once it has its entry. */
 const SECONDARY_READS_BUDGET_MS = 1_000;
 
@@ -49,14 +69,13 @@ const SECONDARY_READS_BUDGET_MS = 1_000;
  * `{ unknown }` names an entry the editor asked for that no page has: a 404, never another page.
  */
 async function pageIdOf(
-  request: FastifyRequest,
   content: ContentService,
   decision: RenderDecision,
+  entryUid: string | undefined,
 ): Promise<string | { unknown: string } | null> {
   if (decision.route === 'home') return HOME_PAGE_ID;
   if (decision.route === 'content') return decision.pageId ?? null;
-  const entry = (request.query as Record<string, unknown>).entry_uid;
-  const wanted = typeof entry === 'string' && entry !== '' ? entry : decision.contentUrl;
+  const wanted = entryUid || decision.contentUrl;
   if (!wanted) return HOME_PAGE_ID;
   return (await pageIdForEntry(content, decision.locale, wanted)) ?? { unknown: wanted };
 }
@@ -77,18 +96,12 @@ export type Outcome =
     };
 
 /** Loads and assembles one page: everything up to, not including, turning it into bytes. */
-export async function buildPage(
-  request: FastifyRequest,
-  deps: PageDeps,
-  decision: RenderDecision,
-  { rawPath, query }: { rawPath: string; query: string },
-  preview: string | undefined,
-): Promise<Outcome> {
+export async function buildPage(deps: PageDeps, request: PageRequest): Promise<Outcome> {
   const { sites, messages, assets } = deps;
+  const { site, decision, rawPath, query, cookie, preview, log } = request;
   // Throws ConfigurationNotAvailable when the request has no storefront serving its locale.
-  const context = buildRequestContext(request.site, decision.locale);
+  const context = buildRequestContext(site, decision.locale);
   // Published pages come assembled from the memo when content has not changed since.
-  const cookie = request.headers.cookie;
   const memoKey =
     deps.assembled &&
     preview === undefined &&
@@ -101,16 +114,15 @@ export async function buildPage(
     return {
       kind: 'page',
       ...kept,
-      element: pageElement(deps, kept.model, kept.t, request.log),
+      element: pageElement(deps, kept.model, kept.t, log),
       degraded: false,
       personal: false,
     };
   // Every failed read counts, even those swallowed below, so a degraded page is never cached.
   const watched = watchFaults(deps.content);
   const content = watched.content;
-  const site = request.site;
   const { locale } = decision;
-  const id = await pageIdOf(request, content, decision);
+  const id = await pageIdOf(content, decision, request.entryUid);
   if (!id) return { kind: 'error', status: 404, message: 'Page UUID is missing' };
   if (typeof id === 'object') return { kind: 'error', status: 404, message: `Page ${id.unknown} not found` };
   const uuid = id;
@@ -126,14 +138,14 @@ export async function buildPage(
   const budget = readBudget(SECONDARY_READS_BUDGET_MS);
   const fallbackConfig: ApplicationConfiguration = { globals: { dhfIsEnabled: false }, navigation: {} };
   const [{ template, type, source }, appConfig, t, links] = await Promise.all([
-    budget.within(loadTemplate(content, page, locale, preview, request.log), () => ({
+    budget.within(loadTemplate(content, page, locale, preview, log), () => ({
       template: null,
       type: page.template[0]?._content_type_uid ?? 'page_template',
       source: '',
     })),
     budget.within(
       content.getApplicationConfiguration(context.requestHost, locale, cookie).catch((error: unknown) => {
-        request.log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
+        log.error({ err: error, locale }, 'Failed to fetch applicationConfiguration');
         return fallbackConfig;
       }),
       () => fallbackConfig,
@@ -145,10 +157,10 @@ export async function buildPage(
     ),
   ]);
   budget.done();
-  if (budget.missed) request.log.warn({ uuid, locale }, 'Content reads past their budget; page rendered without them');
+  if (budget.missed) log.warn({ uuid, locale }, 'Content reads past their budget; page rendered without them');
   const prefix = localePrefix(site, locale);
   const canonicalPath = uuid === HOME_PAGE_ID ? slashForm(site, prefix || '/') : canonicalPagePath(site, locale, page);
-  const warn: WarnContent = (warning) => request.log.warn(warning, warning.problem);
+  const warn: WarnContent = (warning) => log.warn(warning, warning.problem);
   const assemble = (usable: TemplateEntry | null) =>
     assemblePage({
       page,
@@ -199,7 +211,7 @@ export async function buildPage(
       hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
       storefrontHosts: new Set(sites.sites.flatMap((s) => [s.host, ...s.aliases]).map((h) => h.toLowerCase())),
     });
-  const element = pageElement(deps, model, t, request.log);
+  const element = pageElement(deps, model, t, log);
   const degraded = watched.faulted() || budget.missed;
   const personal = appConfig.personal === true;
   if (memoKey && !degraded && !personal) deps.assembled?.set(memoKey, { model, page, template, t });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { PageEntry, TemplateEntry } from '../../common/content.ts';
-import { changeTags, pageTags, tagHeaders } from './cache-tags.ts';
+import { changeTags, pageTagHeaders, pageTags, tagHeaders } from './cache-tags.ts';
 
 const page = {
   uid: 'blt-page-1',
@@ -55,4 +55,12 @@ t.test('a change names the tags of its entries, or every storefront when it name
 t.test('Surrogate-Key is space-separated, Cache-Tag comma-separated; no tags, no headers', async (t) => {
   t.same(tagHeaders(['a', 'b']), { 'surrogate-key': 'a b', 'cache-tag': 'a,b' });
   t.same(tagHeaders([]), {});
+});
+
+t.test("a page's tag headers are worked out once per page entry and storefront", async (t) => {
+  const first = pageTagHeaders('www.halden.co.uk', page, null);
+  t.same(first, tagHeaders(pageTags('www.halden.co.uk', page, null)));
+  t.equal(pageTagHeaders('www.halden.co.uk', page, null), first, 'the same headers again');
+  const elsewhere = pageTagHeaders('www.halden.ie', page, null);
+  t.match(elsewhere['surrogate-key'], /site:www\.halden\.ie/, 'another storefront has its own');
 });

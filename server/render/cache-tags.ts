@@ -38,3 +38,21 @@ function isTag(tag: string): boolean {
 export function tagHeaders(tags: readonly string[]): Record<string, string> {
   return tags.length === 0 ? {} : { 'surrogate-key': tags.join(' '), 'cache-tag': tags.join(',') };
 }
+
+const pageHeaders = new WeakMap<
+  PageEntry,
+  { host: string; template: TemplateEntry | null; headers: Record<string, string> }
+>();
+
+/**
+ * The tag headers of a page, kept with the page entry: a published page's entry and template are the
+ * same objects until content changes (the assembled-page memo), so each page's tags are worked out
+ * once, not on every render of it.
+ */
+export function pageTagHeaders(host: string, page: PageEntry, template: TemplateEntry | null): Record<string, string> {
+  const kept = pageHeaders.get(page);
+  if (kept && kept.host === host && kept.template === template) return kept.headers;
+  const headers = Object.freeze(tagHeaders(pageTags(host, page, template)));
+  pageHeaders.set(page, { host, template, headers });
+  return headers;
+}

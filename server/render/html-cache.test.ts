@@ -1,5 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { HtmlCache, RenderedPage } from './html-cache.ts';
+import { encodingEtag, HtmlCache, RenderedPage } from './html-cache.ts';
 
 /** A clock the test moves. */
 function testClock() {
@@ -49,4 +50,31 @@ t.test('each lookup is told as a hit, a miss, a stale copy or a wait on a render
   clock.advance(56); // past the lifetime (50 ms ± 10 %)
   await cache.get('a', async () => page);
   t.same(seen, ['miss', 'coalesced', 'hit', 'stale']);
+});
+
+t.test('each encoding of a page has its own validator', async (t) => {
+  t.equal(encodingEtag('"abc"', 'identity'), '"abc"');
+  t.equal(encodingEtag('"abc"', 'br'), '"abc-br"');
+  t.equal(encodingEtag('"abc"', 'gzip'), '"abc-gzip"');
+});
+
+t.test("a cached page's headers are worked out once per entry, for every encoding", async (t) => {
+  const page = new RenderedPage(Buffer.from('<p>x</p>'), { tags: ['site:a', 'page:1'] });
+  t.same(page.tagHeaders, { 'surrogate-key': 'site:a page:1', 'cache-tag': 'site:a,page:1' });
+  t.same(page.headers('identity'), { etag: page.etag });
+  t.same(page.headers('gzip'), { etag: encodingEtag(page.etag, 'gzip'), 'content-encoding': 'gzip' });
+  t.same(page.headers('br'), { etag: encodingEtag(page.etag, 'br'), 'content-encoding': 'br' });
+  t.equal(page.headers('br'), page.headers('br'), 'the same object for every request');
+  t.ok(Object.isFrozen(page.headers('gzip')) && Object.isFrozen(page.tagHeaders), 'and nobody changes it');
+});
+
+t.test('an encoding is compressed once, then handed out without waiting', async (t) => {
+  const page = new RenderedPage(Buffer.from('<p>x</p>'.repeat(100)));
+  t.equal(page.encodedNow('gzip'), undefined, 'not compressed before anyone asks');
+  const gzipped = await page.encoded('gzip');
+  t.equal(gunzipSync(gzipped).toString(), '<p>x</p>'.repeat(100));
+  t.equal(page.encodedNow('gzip'), gzipped, 'then at hand');
+  t.equal(await page.encoded('gzip'), gzipped, 'and never compressed again');
+  const br = Buffer.from('already brotli');
+  t.equal(new RenderedPage(Buffer.from('<p>x</p>'), { encoded: { br } }).encodedNow('br'), br, 'from the shared tier');
 });

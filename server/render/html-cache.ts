@@ -4,11 +4,27 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { jitteredTtl } from '../http/jitter.ts';
+import { tagHeaders } from './cache-tags.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** One rendered published page: the body once, its ETag, and each encoding compressed at most once. */
+/** The encodings a cached page is sent in. */
+export type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/** The validator of one encoding of a page: distinct per encoding, as a strong ETag must be. */
+export function encodingEtag(etag: string, encoding: PageEncoding): string {
+  return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+/** The headers one encoding of a cached page is sent with. */
+export type EncodingHeaders = Readonly<{ etag: string; 'content-encoding'?: 'br' | 'gzip' }>;
+
+/**
+ * One rendered published page: the body once, its ETag, and each encoding compressed at most once.
+ * Everything its answers carry that does not depend on the request (validators per encoding, CDN
+ * tag headers) is worked out here, once per entry, not on every request that reads it.
+ */
 export class RenderedPage {
   readonly body: Buffer;
   readonly etag: string;
@@ -19,7 +35,12 @@ export class RenderedPage {
   readonly transient: boolean;
   /** The CDN cache tags of the entries the page was built from. */
   readonly tags: readonly string[];
+  /** The tags as the headers CDNs read them from. */
+  readonly tagHeaders: Readonly<Record<string, string>>;
+  readonly #headers: Record<PageEncoding, EncodingHeaders>;
   #encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
+  /** Encodings compressed already: sent without waiting on a settled promise. */
+  #ready = new Map<'br' | 'gzip', Buffer>();
 
   constructor(
     body: Buffer,
@@ -29,8 +50,27 @@ export class RenderedPage {
     this.tags = options.tags ?? [];
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     this.transient = options.transient ?? false;
+    this.tagHeaders = Object.freeze(tagHeaders(this.tags));
+    this.#headers = {
+      identity: Object.freeze({ etag: this.etag }),
+      br: Object.freeze({ etag: encodingEtag(this.etag, 'br'), 'content-encoding': 'br' }),
+      gzip: Object.freeze({ etag: encodingEtag(this.etag, 'gzip'), 'content-encoding': 'gzip' }),
+    };
     // A page from the shared tier arrives brotli-compressed already.
-    if (options.encoded?.br) this.#encoded.set('br', Promise.resolve(options.encoded.br));
+    if (options.encoded?.br) {
+      this.#encoded.set('br', Promise.resolve(options.encoded.br));
+      this.#ready.set('br', options.encoded.br);
+    }
+  }
+
+  /** The validator and content encoding of one encoding: the same object for every request. */
+  headers(encoding: PageEncoding): EncodingHeaders {
+    return this.#headers[encoding];
+  }
+
+  /** An encoding's bytes when compressed already, else undefined (then `encoded()`). */
+  encodedNow(encoding: 'br' | 'gzip'): Buffer | undefined {
+    return this.#ready.get(encoding);
   }
 
   /** Cached pages are compressed once per encoding, at a high level, instead of on every request. */
@@ -44,6 +84,11 @@ export class RenderedPage {
             })
           : gzipAsync(this.body, { level: 9 });
       this.#encoded.set(encoding, pending);
+      pending.then(
+        (bytes) => this.#ready.set(encoding, bytes),
+        // A failed compression stays the answer for that encoding; its callers see the error.
+        () => {},
+      );
     }
     return pending;
   }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import type { RenderedPage } from '../render/html-cache.ts';
+import type { PageEncoding, RenderedPage } from '../render/html-cache.ts';
 
 /**
  * How a page answer goes on the wire: its cache policy, and a cached page's validators and
@@ -14,9 +14,21 @@ export const PRIVATE = 'private, no-store';
 /** Redirects that depend on nothing but the URL. */
 export const PUBLIC_REDIRECT = 'public, max-age=3600';
 
-/** The validator of one encoding of a page: distinct per encoding, as a strong ETag must be. */
-export function encodingEtag(etag: string, encoding: 'br' | 'gzip' | 'identity'): string {
-  return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+/** Accept-Encoding values seen, and the encoding each asks for: browsers send a handful of spellings. */
+const encodings = new Map<string, PageEncoding>();
+const ENCODINGS_KEPT = 64;
+
+/** The encoding a cached page is sent in for this Accept-Encoding: br or gzip as the client ranks them, else identity. */
+export function preferredEncoding(acceptEncoding: string | undefined): PageEncoding {
+  const header = acceptEncoding ?? '';
+  let encoding = encodings.get(header);
+  if (encoding === undefined) {
+    const negotiated = new Negotiator({ headers: { 'accept-encoding': header } }).encoding(['br', 'gzip', 'identity']);
+    encoding = negotiated === 'br' || negotiated === 'gzip' ? negotiated : 'identity';
+    // Bounded: a client inventing values gets them negotiated, never kept.
+    if (encodings.size < ENCODINGS_KEPT) encodings.set(header, encoding);
+  }
+  return encoding;
 }
 
 /** True when If-None-Match names `etag` (weak comparison, lists and `*` included). */
@@ -35,13 +47,13 @@ export async function sendRendered(
 ): Promise<FastifyReply> {
   // A page built while a read failed is sent as rendered (compressed like any dynamic page).
   if (rendered.transient) return reply.send(rendered.body);
-  reply.header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
-  const negotiated = new Negotiator(request.raw).encoding(['br', 'gzip', 'identity']);
-  const encoding = negotiated === 'br' || negotiated === 'gzip' ? negotiated : 'identity';
-  const etag = encodingEtag(rendered.etag, encoding);
-  reply.header('etag', etag);
-  if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  const headers = rendered.headers(encoding);
+  if (etagMatches(request.headers['if-none-match'], headers.etag))
+    return reply.header('etag', headers.etag).status(304).send();
+  reply.headers(headers);
   if (encoding === 'identity') return reply.send(rendered.body);
-  reply.header('content-encoding', encoding);
-  return reply.send(await rendered.encoded(encoding));
+  return reply.send(rendered.encodedNow(encoding) ?? (await rendered.encoded(encoding)));
 }

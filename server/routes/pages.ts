@@ -7,8 +7,8 @@ import { limiterOf } from '../http/rate-limits.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
 import { AssembledPageMemo } from '../render/assembled-memo.ts';
-import { buildPage, type Outcome, type PageDeps } from '../render/build-page.ts';
-import { pageTags, tagHeaders } from '../render/cache-tags.ts';
+import { buildPage, type Outcome, type PageDeps, type PageRequest } from '../render/build-page.ts';
+import { pageTagHeaders, pageTags } from '../render/cache-tags.ts';
 import { sendError } from '../render/error-page.ts';
 import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from '../render/html-cache.ts';
 import { PageLinksMemo } from '../render/page-data.ts';
@@ -126,6 +126,26 @@ function previewHash(request: FastifyRequest): string | undefined {
   return typeof hash === 'string' && isValidPreviewHash(hash) ? hash : undefined;
 }
 
+/** What the page pipeline reads of a Fastify request, as plain data. */
+function pageRequest(
+  request: FastifyRequest,
+  decision: RenderDecision,
+  { rawPath, query }: { rawPath: string; query: string },
+  preview: string | undefined,
+): PageRequest {
+  const entry = decision.route === 'live' ? (request.query as Record<string, unknown>).entry_uid : undefined;
+  return {
+    site: request.site,
+    decision,
+    rawPath,
+    query,
+    cookie: request.headers.cookie,
+    entryUid: typeof entry === 'string' && entry !== '' ? entry : undefined,
+    preview,
+    log: request.log,
+  };
+}
+
 async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -153,12 +173,13 @@ async function renderPage(
     !payload &&
     sharedByUrl(deps.content, site.host, locale, request.headers.cookie);
 
+  const input = pageRequest(request, decision, { rawPath, query }, preview);
   let outcome: Outcome | undefined;
   let cached: CacheFill | undefined;
   try {
     if (cacheable) {
       cached = await htmlCache.get(cacheKey(site.host, locale, rawPath), async () => {
-        outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
+        outcome = await buildPage(deps, input);
         // Not cached: errors, redirects, and pages built while a read failed (shared with the
         // requests waiting on this render, never kept: a stale copy stays served).
         // A page made for one visitor's cookie is not even shared with the requests waiting on it.
@@ -172,9 +193,9 @@ async function renderPage(
         });
       });
       // A concurrent fill that was not cacheable (an error, a redirect) gave nothing to share.
-      if (!cached && !outcome) outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
+      if (!cached && !outcome) outcome = await buildPage(deps, input);
     } else {
-      outcome = await buildPage(request, deps, decision, { rawPath, query }, preview);
+      outcome = await buildPage(deps, input);
     }
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
@@ -209,13 +230,8 @@ async function renderPage(
   reply.header('cache-control', personal ? PRIVATE : PUBLIC_CACHE);
   // What a CDN keeps, it can purge by the entries the page was built from.
   if (!personal && !payload) {
-    const tags =
-      cached instanceof RenderedPage
-        ? cached.tags
-        : outcome?.kind === 'page'
-          ? pageTags(site.host, outcome.page, outcome.template)
-          : [];
-    reply.headers(tagHeaders(tags));
+    if (cached instanceof RenderedPage) reply.headers(cached.tagHeaders);
+    else if (outcome?.kind === 'page') reply.headers(pageTagHeaders(site.host, outcome.page, outcome.template));
   }
   if (decision.varyOn) reply.header('vary', decision.varyOn.join(', '));
   // Preview answers, the live route's included, are for the editor: never indexed.

@@ -95,6 +95,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * segment that would decode to `.` or `..` is left as it came: it must not become a dot segment.
  */
 export function normalizeEscapes(rawPath: string): string {
+  // Nearly every request has no escape at all: nothing to respell, and no regex per segment.
+  if (!rawPath.includes('%')) return rawPath;
   return rawPath
     .split('/')
     .map((segment) => {

@@ -14,6 +14,11 @@ const RESERVED = [
   '/_applicationConfiguration',
 ];
 
+/** Each prefix as a folder, spelled once rather than on every request. */
+const RESERVED_FOLDERS = RESERVED.map((prefix) => `${prefix}/`);
+
 export function isReservedPath(path: string): boolean {
-  return RESERVED.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  for (let i = 0; i < RESERVED.length; i++)
+    if (path === RESERVED[i] || path.startsWith(RESERVED_FOLDERS[i] as string)) return true;
+  return false;
 }

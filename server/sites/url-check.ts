@@ -1,8 +1,18 @@
 import type { Site } from '../../common/site.ts';
 
-/** The host of a storefront's configured base URL (`https://shop.example:8443` → `shop.example`). */
+const urlHosts = new WeakMap<Site, string>();
+
+/**
+ * The host of a storefront's configured base URL (`https://shop.example:8443` → `shop.example`),
+ * parsed once per storefront: every request asks.
+ */
 export function urlHostOf(site: Site): string {
-  return new URL(site.url).hostname.toLowerCase();
+  let host = urlHosts.get(site);
+  if (host === undefined) {
+    host = new URL(site.url).hostname.toLowerCase();
+    urlHosts.set(site, host);
+  }
+  return host;
 }
 
 /**
