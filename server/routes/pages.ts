@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Site } from '../../common/site.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
@@ -14,7 +15,7 @@ import { streamDocument } from '../render/stream.ts';
 import type { RenderDecision } from '../routing/decision.ts';
 import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
 import { normalizeEscapes } from '../routing/path.ts';
-import { decideRoute } from '../routing/route.ts';
+import { decideRoute, localeOfUrl } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
 
@@ -79,7 +80,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
     });
     for (const warning of decision.warnings ?? []) request.log.warn({ host: site.host }, warning);
     if (decision.kind === 'render') return renderPage(request, reply, deps, decision, { rawPath, query, payload });
-    return sendNotPage(reply, deps, decision, { rawPath, payload, locale: site.defaultLocale });
+    return sendNotPage(reply, deps, decision, { site, rawPath, payload, locale: localeOfUrl(site, rawPath) });
   });
 };
 
@@ -88,7 +89,7 @@ function sendNotPage(
   reply: FastifyReply,
   deps: PageRouteDeps,
   answer: Exclude<Outcome, { kind: 'page' }> & { varyOn?: string[]; privateCache?: boolean },
-  { rawPath, payload, locale }: { rawPath: string; payload: boolean; locale: string },
+  { site, rawPath, payload, locale }: { site: Site; rawPath: string; payload: boolean; locale: string },
 ): FastifyReply | Promise<FastifyReply> {
   if (answer.kind === 'redirect') {
     reply.header('cache-control', answer.privateCache ? PRIVATE : PUBLIC_REDIRECT);
@@ -96,7 +97,7 @@ function sendNotPage(
     return reply.redirect(payloadLocation(answer.location, payload), answer.status);
   }
   if (payload) return reply.status(answer.status).header('cache-control', 'no-store').send({ error: answer.message });
-  return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale });
+  return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale, site });
 }
 
 /** The preview hash of a live-preview request, when it is one. */
@@ -169,7 +170,7 @@ async function renderPage(
   if (outcome && outcome.kind !== 'page') {
     // A canonical redirect keeps what the router's decision said about detection and caching.
     const answer = { ...outcome, varyOn: decision.varyOn, privateCache: decision.privateCache || livePreview };
-    return sendNotPage(reply, deps, answer, { rawPath, payload, locale });
+    return sendNotPage(reply, deps, answer, { site, rawPath, payload, locale });
   }
 
   const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);
