@@ -39,6 +39,7 @@ import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { withWorkbenchOrigins, workbenchRoutes } from './routes/workbench.ts';
+import { localeOfUrl } from './routing/route.ts';
 import { HOME_PAGE_ID } from './routing/route-shape.ts';
 import { redisDraftStore } from './shared/draft-store.ts';
 import { startSharedTier } from './shared/index.ts';
@@ -121,7 +122,9 @@ function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics[
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const dev = options.dev ?? false;
   /** The error page for requests the router refuses before any hook runs; set once the page deps exist. */
-  const undecodable: { reply?: (status: number, host: string | undefined, reply: FastifyReply) => unknown } = {};
+  const undecodable: {
+    reply?: (status: number, host: string | undefined, url: string, reply: FastifyReply) => unknown;
+  } = {};
   const app = Fastify({
     logger: options.logger ?? false,
     // Two log lines per request cost more than serving a cached page; off in production.
@@ -140,7 +143,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // A URL the router cannot decode gets the site's 400 page, not the router's JSON echoing it back.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-      return undecodable.reply?.(status, request.headers.host, reply);
+      return undecodable.reply?.(status, request.headers.host, request.raw.url ?? '/', reply);
     },
   });
 
@@ -207,11 +210,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     dataEndpoint: options.data?.url,
     renderTimes: renders,
   };
-  undecodable.reply = (status, host, reply) => {
+  /** An error page speaks the language of its URL (its storefront's default without a prefix). */
+  const inLanguageOf = (site: Site | null, url: string) =>
+    site ? { locale: localeOfUrl(site, url), site } : { locale: sites.fallbackLocale };
+  undecodable.reply = (status, host, url, reply) => {
     reply.headers(securityHeaders);
     const found = hosts.resolve(host);
-    const locale = 'site' in found ? found.site.defaultLocale : sites.fallbackLocale;
-    return sendError(reply, deps, { status, message: STATUS_CODES[status] ?? 'Bad Request', path: '', locale });
+    const site = 'site' in found ? found.site : null;
+    const message = STATUS_CODES[status] ?? 'Bad Request';
+    return sendError(reply, deps, { status, message, path: '', ...inLanguageOf(site, url) });
   };
 
   // Set before any route is registered: a plugin keeps the error handler it was registered under.
@@ -227,7 +234,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           ? 'Configuration not available'
           : (STATUS_CODES[status] ?? 'Internal Server Error'),
       path: '',
-      locale: request.site?.defaultLocale ?? sites.fallbackLocale,
+      ...inLanguageOf(request.site, request.raw.url ?? '/'),
     });
   });
 
@@ -277,6 +284,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       sendError(reply, deps, { status: error.status, message: error.message, path: '', locale: sites.fallbackLocale }),
   });
 
+  // A missing static file gets the lean miss (shed under pressure); anything else the error page.
+  app.setNotFoundHandler((request, reply) =>
+    isStaticFile(request.raw.url ?? '')
+      ? staticMiss(request, reply)
+      : sendError(reply, deps, {
+          status: 404,
+          message: `Page not found: ${(request.raw.url ?? '').split('?')[0]}`,
+          path: '',
+          ...inLanguageOf(request.site, request.raw.url ?? '/'),
+        }),
+  );
+
   await app.register(healthRoutes);
   await app.register(contentApiRoutes, { content, revalidateToken: options.revalidateToken });
   await app.register(webhookRoutes, { content, secret: options.webhookSecret });
@@ -307,16 +326,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     });
   }
 
-  app.setNotFoundHandler((request, reply) =>
-    isStaticFile(request.raw.url ?? '')
-      ? staticMiss(request, reply)
-      : sendError(reply, deps, {
-          status: 404,
-          message: `Page not found: ${(request.raw.url ?? '').split('?')[0]}`,
-          path: '',
-          locale: request.site?.defaultLocale ?? sites.fallbackLocale,
-        }),
-  );
   app.addHook('onClose', async () => {
     store?.close();
     await shared?.close();

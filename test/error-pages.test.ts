@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import t from 'tap';
+import { languageOf } from '../common/locales.ts';
+import { isMultilingual } from '../common/site.ts';
+import { loadSitesConfig } from '../server/config/sites.ts';
+import { ContentError } from '../server/content/service.ts';
+import { createEmbeddedStore } from '../server/content/store.ts';
 import { demoServer, HOSTS } from './helpers.ts';
 
 /**
@@ -8,11 +14,23 @@ import { demoServer, HOSTS } from './helpers.ts';
  * decoded. Sent over a raw socket, so the request target arrives exactly as written.
  */
 
-const app = await demoServer({ data: { demoChangeMs: 0 } });
+// Page 500 fails as a bug would, page 503 as an upstream that is down: the pipeline's own errors.
+const store = createEmbeddedStore({ dir: 'content' });
+const app = await demoServer({
+  data: { demoChangeMs: 0 },
+  content: {
+    ...store,
+    async getPage(uuid, locale, preview) {
+      if (uuid === '500') throw new Error('a bug');
+      if (uuid === '503') throw new ContentError('CONTENT_UPSTREAM', 'down', `pages/${uuid}`);
+      return store.getPage(uuid, locale, preview);
+    },
+  },
+});
 t.teardown(() => app.close());
 const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
 
-function rawGet(target: string, host: string): Promise<{ status: number; body: string }> {
+function rawGet(target: string, host: string, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(address.port), address.hostname);
     let data = '';
@@ -25,7 +43,7 @@ function rawGet(target: string, host: string): Promise<{ status: number; body: s
       resolve({ status, body: data.slice(data.indexOf('\r\n\r\n') + 4) });
     });
     socket.on('error', reject);
-    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
   });
 }
 
@@ -64,4 +82,44 @@ t.test('status line, title and heading name the same status', async (t) => {
 t.test('the not-found message of an impossible path is the escaped request path', async (t) => {
   const { body } = await rawGet('/<script>alert(1)</script>', HOSTS.uk);
   t.match(body, 'Page not found: /&lt;script&gt;alert(1)&lt;/script&gt;');
+});
+
+/** The heading's message of each status, as in the error page. */
+const TITLE_KEYS: Record<number, string> = {
+  400: 'error.badRequest.title',
+  404: 'error.notFound.title',
+  414: 'error.uriTooLong.title',
+  500: 'error.server.title',
+  503: 'error.unavailable.title',
+};
+
+/** Every kind of error page, wherever it is answered, under a language prefix (`{l}`). */
+const UNDER_A_PREFIX: [string, string, string, number][] = [
+  // name, method, request target, status
+  ['the router: a bad prefix', 'GET', '/{l}/nope/nothing', 404],
+  ['the router: no route', 'GET', '/{l}/cs/nothing', 404],
+  ['the router: undecodable', 'GET', '/{l}/cs/%zz-1', 400],
+  ['the router: too long', 'GET', `/{l}/cs/${'a'.repeat(3000)}-1`, 414],
+  ['the page: missing', 'GET', '/{l}/cs/nothing-999999', 404],
+  ['the page: a bug', 'GET', '/{l}/cs/broken-500', 500],
+  ['the page: content down', 'GET', '/{l}/cs/down-503', 503],
+  ['no route for the method', 'POST', '/{l}/cs/x-4711', 404],
+];
+
+t.test('every error page speaks the language of its URL', async (t) => {
+  const { config } = loadSitesConfig('config/sites.json');
+  for (const site of config.sites.filter(isMultilingual)) {
+    for (const locale of site.locales) {
+      const words = JSON.parse(readFileSync(`locales/${locale}.json`, 'utf8')) as Record<string, string>;
+      const language = languageOf(locale);
+      for (const [name, method, target, status] of UNDER_A_PREFIX) {
+        const what = `${site.host} ${locale}, ${name}`;
+        const { status: got, body } = await rawGet(target.replace('{l}', language), site.host, method);
+        t.equal(got, status, `${what}: status`);
+        t.match(body, `<html lang="${locale}">`, `${what}: the document's language`);
+        t.equal(/<h1>([^<]*)<\/h1>/.exec(body)?.[1], words[TITLE_KEYS[status] ?? ''], `${what}: heading`);
+        t.match(body, `<a class="button" href="/${language}">${words['error.backHome']}</a>`, `${what}: home link`);
+      }
+    }
+  }
 });

@@ -1,5 +1,8 @@
 import t from 'tap';
-import { demoServer, HOSTS } from './helpers.ts';
+import { languageOf } from '../common/locales.ts';
+import { isMultilingual } from '../common/site.ts';
+import { loadSitesConfig } from '../server/config/sites.ts';
+import { demoServer, fetchPage, HOSTS } from './helpers.ts';
 
 /** The switchers as rendered: the current choice is shown, never offered as a link (no switch to itself). */
 const app = await demoServer();
@@ -28,4 +31,26 @@ t.test('the current language is not a link; the others are', async (t) => {
 t.test('a single-language storefront has no language switcher', async (t) => {
   const res = await app.inject({ url: '/', headers: { host: HOSTS.uk } });
   t.equal(section(res.body, 'language-switcher', 'nav'), '');
+});
+
+t.test('choosing the country you are in keeps the language and the page', async (t) => {
+  const { config } = loadSitesConfig('config/sites.json');
+  const multilingual = config.sites.filter(isMultilingual);
+  t.ok(multilingual.length > 0, 'the demo has multilingual storefronts');
+  for (const site of multilingual) {
+    for (const locale of site.locales) {
+      const language = languageOf(locale);
+      // The home page and a product page (its slug differs by language: the canonical one is followed).
+      for (const url of [`/${language}`, `/${language}/cs/product-4711`]) {
+        const page = await fetchPage(app, site.host, url);
+        t.equal(page.status, 200, `${site.host}${url}`);
+        const own = /<a href="([^"]*)" hrefLang="([^"]*)" aria-current="true">/.exec(
+          section(page.body, 'country-selector', 'details'),
+        );
+        t.ok(own, `${site.host}${url}: the country selector marks this country`);
+        t.equal(own?.[1], site.url + page.url, `${site.host}${url}: this country's link is this page`);
+        t.equal(own?.[2], locale, `${site.host}${url}: in this language`);
+      }
+    }
+  }
 });

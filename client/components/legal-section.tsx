@@ -3,9 +3,14 @@ import { useRender } from '../render/context.ts';
 import { sanitizeInlineHtml } from '../sanitize.ts';
 import type { ComponentProps } from './types.ts';
 
-/** Each footnote's item has `id="{anchor}"`, the target of its citations; it links back to its first citation. */
+/**
+ * Each footnote's item has `id="{anchor}"`, the target of its citations; a note the page collected
+ * links back to its first citation. Every collected note is cited (CitingComponent), also by zones
+ * rendered after this section (the footer), so this does not wait to see the citation; the block's
+ * own notes are cited by nothing.
+ */
 export function LegalSection({ entry, path }: ComponentProps<LegalSectionBlock>) {
-  const { cslp, t, citedAnchors } = useRender();
+  const { cslp, t, footnote } = useRender();
   const headingId = `${entry.sectionId}-title`;
   return (
     <section
@@ -29,7 +34,7 @@ export function LegalSection({ entry, path }: ComponentProps<LegalSectionBlock>)
               className="footnote-text"
               dangerouslySetInnerHTML={{ __html: sanitizeInlineHtml(note.description) }}
             />
-            {citedAnchors.has(note.anchor) ? (
+            {footnote(note.id)?.anchor === note.anchor ? (
               <a
                 className="footnote-back"
                 href={`#cite-${note.anchor}`}

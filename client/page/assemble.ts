@@ -44,10 +44,13 @@ export interface PageInput {
 /** Pure page assembly: loaded entries in, the complete render model out (no I/O, no React). */
 export function assemblePage(input: PageInput): PageModel {
   const { page, template, t, locale } = input;
+  const layoutName = input.forceLayout ?? template?.layout ?? 'default';
+  const layout = LAYOUTS[layoutName];
+  // A layout without a footer renders no footer zone: its components are not on the page at all.
   const zones = {
     header: template?.header_components ?? [],
     body: template?.body_components ?? [],
-    footer: template?.footer_components ?? [],
+    footer: layout.footer ? (template?.footer_components ?? []) : [],
   };
   const footnotes = new FootnoteCollection();
   // A component of an unknown type renders nothing, so it cites nothing: its notes are not listed.
@@ -55,8 +58,6 @@ export function assemblePage(input: PageInput): PageModel {
   footnotes.register(rendered, { clear: true });
   const placed = placeLegalSection(zones, footnotes, t('legal.title'));
 
-  const layoutName = input.forceLayout ?? template?.layout ?? 'default';
-  const layout = LAYOUTS[layoutName];
   const heading = pageHeading(page, input.path);
   const components = [...zones.header, ...zones.body];
   const image = heroImage(components, input.siteUrl);
@@ -69,7 +70,7 @@ export function assemblePage(input: PageInput): PageModel {
   const header = layout.header === 'island' ? headerProps(input) : null;
   const islands = new Set<string>();
   if (header) islands.add('header');
-  for (const c of [...placed.header, ...placed.body, ...(layout.footer ? placed.footer : [])]) {
+  for (const c of [...placed.header, ...placed.body, ...placed.footer]) {
     const island = ISLAND_COMPONENTS[c._content_type_uid];
     if (island) islands.add(island);
   }

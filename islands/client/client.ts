@@ -37,6 +37,10 @@ export interface DataClient {
   login(token: string, options?: { skipReset?: boolean }): void;
   logout(options?: { skipReset?: boolean }): void;
   resetStore(): void;
+  /** The page is going into the back/forward cache: close the socket, keep the subscriptions. */
+  suspend(): void;
+  /** The page is back: subscribe again and refetch, since nothing was pushed while it was away. */
+  resume(): void;
   readonly realtime: Realtime;
   dispose(): Promise<void>;
 }
@@ -95,6 +99,11 @@ export function createDataClient(options: DataClientOptions = {}): DataClient {
       afterTokenChange(skipReset);
     },
     resetStore,
+    suspend: () => realtime.suspend(),
+    resume() {
+      realtime.resume();
+      resetStore();
+    },
     realtime,
     dispose: () => realtime.dispose(),
   };

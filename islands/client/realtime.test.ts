@@ -89,6 +89,44 @@ t.test('a subscription delivers changes and the channel reports it is connected'
   unsubscribe();
 });
 
+t.test('suspended, the channel closes its socket and keeps the subscriptions; resumed, they go on', async (t) => {
+  const closes: number[] = [];
+  const server = await scriptedServer(t, (socket) => {
+    socket.send(JSON.stringify({ type: 'connection_ack' }));
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { id: string; type: string };
+      if (message.type === 'subscribe') {
+        socket.send(JSON.stringify({ id: message.id, type: 'next', payload: { data: { n: 1 } } }));
+      }
+    });
+    socket.once('close', (code) => closes.push(code));
+  });
+  const { realtime, logged } = channel(t, server.url);
+  const statuses: string[] = [];
+  realtime.onStatus((s) => statuses.push(s));
+  let ended = false;
+  const values: unknown[] = [];
+  realtime.subscribe(
+    { query: 'subscription { n }' },
+    { next: (value) => values.push(value), error: () => (ended = true), complete: () => (ended = true) },
+  );
+  await until(() => values.length === 1, 'the first value');
+
+  realtime.suspend();
+  await until(() => closes.length === 1, 'the socket to close');
+  t.same(closes, [1000], 'a normal close, from the client');
+  t.same(statuses, ['connected', 'idle'], 'suspended is not lost');
+  t.equal(server.attempts(), 1, 'no reconnection while suspended');
+  t.notOk(ended, "the caller's subscription did not end");
+
+  realtime.resume();
+  await until(() => values.length === 2, 'a value after resuming');
+  t.equal(server.attempts(), 2, 'one new socket, on resume (a lost one would have reconnected within a few ms)');
+  t.same(statuses, ['connected', 'idle', 'connected']);
+  t.notOk(ended);
+  t.same(logged, ['Socket closed with event 1000 Normal Closure']);
+});
+
 t.test('after the server drops the socket the channel backs off, reconnects and resubscribes', async (t) => {
   const server = await startDataServer(t);
   const waits: number[] = [];

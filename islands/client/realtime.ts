@@ -47,6 +47,12 @@ export interface Realtime {
   restart(): void;
   status(): ConnectionStatus;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
+  /**
+   * Ends every subscription on the server and closes the socket, keeping them to start again on
+   * resume (a page going into the back/forward cache must hold no open socket).
+   */
+  suspend(): void;
+  resume(): void;
   dispose(): Promise<void>;
 }
 
@@ -109,18 +115,60 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     },
   });
 
+  /** The subscriptions callers hold: each starts again on resume. */
+  const active = new Set<{ start(): void; pause(): void; stop(): void }>();
+  let suspended = false;
+
   return {
     subscribe(request, sink) {
-      return client.subscribe(request as Parameters<Client['subscribe']>[0], {
-        next: (value) => sink.next(value as { data?: never }),
-        complete: () => sink.complete(),
-        error: (error) => {
-          // A subscription that ends in error will not come back by itself: the channel is lost.
-          if (status !== 'idle') setStatus('lost');
-          report(error);
-          sink.error(error);
+      /** The server-side subscription of now; a paused one's late completion is not the caller's end. */
+      let run: { release: () => void; paused: boolean } | undefined;
+      const entry = {
+        start() {
+          const own = { release: () => {}, paused: false };
+          run = own;
+          own.release = client.subscribe(request as Parameters<Client['subscribe']>[0], {
+            next: (value) => sink.next(value as { data?: never }),
+            complete: () => {
+              if (own.paused) return;
+              active.delete(entry);
+              sink.complete();
+            },
+            error: (error) => {
+              if (own.paused) return;
+              active.delete(entry);
+              // A subscription that ends in error will not come back by itself: the channel is lost.
+              if (status !== 'idle') setStatus('lost');
+              report(error);
+              sink.error(error);
+            },
+          });
         },
-      });
+        pause() {
+          if (run) run.paused = true;
+          run?.release();
+          run = undefined;
+        },
+        stop() {
+          active.delete(entry);
+          run?.release();
+        },
+      };
+      active.add(entry);
+      if (!suspended) entry.start();
+      return entry.stop;
+    },
+    suspend() {
+      if (suspended) return;
+      suspended = true;
+      // With the last subscription released, graphql-ws closes the socket (1000: a planned close).
+      for (const entry of active) entry.pause();
+      setStatus('idle');
+    },
+    resume() {
+      if (!suspended) return;
+      suspended = false;
+      for (const entry of active) entry.start();
     },
     restart() {
       // Without an open socket there is nothing to restart: the next connection reads the new token.

@@ -6,7 +6,8 @@ import type { MessageCatalog, Translate } from '../../client/i18n/messages.ts';
 import { documentTitle } from '../../client/page/head.ts';
 import type { ErrorModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
-import type { SitesConfig } from '../../common/site.ts';
+import type { Site, SitesConfig } from '../../common/site.ts';
+import { homePath } from '../routing/strategy.ts';
 import type { AssetManifest } from './assets.ts';
 import { createRenderContext } from './context.ts';
 import { streamDocument } from './stream.ts';
@@ -19,14 +20,15 @@ interface ErrorDeps {
 }
 
 /**
- * The error page: a not-found variant for 404 and a server-error variant otherwise.
+ * The error page: a not-found variant for 404 and a server-error variant otherwise, in `locale` (the
+ * URL's, see localeOfUrl), its home link to that language's home on `site` (`/` without a storefront).
  * The title is the translated standard one; the description is the message, rendered as text (React
  * escapes it), so no request input ever reaches the page unescaped. Never cached.
  */
 export async function sendError(
   reply: FastifyReply,
   deps: ErrorDeps,
-  input: { status: number; message: string; path: string; locale: string; homeHref?: string },
+  input: { status: number; message: string; path: string; locale: string; site?: Site | null },
 ): Promise<FastifyReply> {
   const t = await deps.messages.translator(input.locale);
   const notFound = input.status === 404;
@@ -43,7 +45,7 @@ export async function sendError(
       title: documentTitle(`${input.status} ${input.message || title}`, deps.sites.titleSeparator, deps.sites.siteName),
       robots: 'noindex',
     },
-    brand: { name: deps.sites.siteName, homeHref: input.homeHref ?? '/' },
+    brand: { name: deps.sites.siteName, homeHref: input.site ? homePath(input.site, input.locale) : '/' },
   };
   const context = createRenderContext({ locale: input.locale, t, preview: false, assets: deps.assets, dev: deps.dev });
   const element = createElement(

@@ -88,7 +88,8 @@ export async function pageLinks(
     : [];
 
   const countries: SwitcherLink[] = config.sites.map((s) => {
-    const target = s.defaultLocale;
+    // Another country opens in its default language; this one keeps the visitor's language and page.
+    const target = s === site ? locale : s.defaultLocale;
     const path = paths[everywhere.findIndex((e) => e.site === s && e.locale === target)];
     const region = target.slice(3);
     return {

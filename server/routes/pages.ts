@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ConfigurationNotAvailable } from '../../common/site.ts';
+import { ConfigurationNotAvailable, type Site } from '../../common/site.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
@@ -17,7 +17,7 @@ import type { RenderDecision } from '../routing/decision.ts';
 import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
 import { normalizeEscapes, parsePath } from '../routing/path.ts';
 import { buildPathLocation, sendRedirect } from '../routing/redirect.ts';
-import { decideRoute } from '../routing/route.ts';
+import { decideRoute, localeOfUrl } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
 
@@ -100,7 +100,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
       payload || previewHash(request) !== undefined || (decision.kind === 'render' && decision.route === 'live');
     if (uncached) await limitUncached?.call(app, request, reply);
     if (decision.kind === 'render') return renderPage(request, reply, deps, decision, { rawPath, query, payload });
-    return sendNotPage(reply, deps, decision, { rawPath, payload, locale: site.defaultLocale });
+    return sendNotPage(reply, deps, decision, { site, rawPath, payload, locale: localeOfUrl(site, rawPath) });
   });
 };
 
@@ -109,7 +109,7 @@ function sendNotPage(
   reply: FastifyReply,
   deps: PageRouteDeps,
   answer: Exclude<Outcome, { kind: 'page' }> & { varyOn?: string[]; privateCache?: boolean },
-  { rawPath, payload, locale }: { rawPath: string; payload: boolean; locale: string },
+  { site, rawPath, payload, locale }: { site: Site; rawPath: string; payload: boolean; locale: string },
 ): FastifyReply | Promise<FastifyReply> {
   if (answer.kind === 'redirect') {
     reply.header('cache-control', answer.privateCache ? PRIVATE : PUBLIC_REDIRECT);
@@ -117,7 +117,7 @@ function sendNotPage(
     return sendRedirect(reply, payloadLocation(answer.location, payload), answer.status);
   }
   if (payload) return reply.status(answer.status).header('cache-control', 'no-store').send({ error: answer.message });
-  return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale });
+  return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale, site });
 }
 
 /** The preview hash of a live-preview request, when it is one. */
@@ -211,7 +211,7 @@ async function renderPage(
   if (outcome && outcome.kind !== 'page') {
     // A canonical redirect keeps what the router's decision said about detection and caching.
     const answer = { ...outcome, varyOn: decision.varyOn, privateCache: decision.privateCache || livePreview };
-    return sendNotPage(reply, deps, answer, { rawPath, payload, locale });
+    return sendNotPage(reply, deps, answer, { site, rawPath, payload, locale });
   }
 
   const setsCookie = shouldSetLanguageCookie(site, decision.language, request.cookies[sites.languageCookieName]);

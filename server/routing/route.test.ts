@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { LocaleStrategy, Site } from '../../common/site.ts';
 import type { RequestFacts } from './decision.ts';
-import { decideRoute } from './route.ts';
+import { decideRoute, localeOfUrl } from './route.ts';
 import { describe, multilingualSite, STRATEGIES, singleLanguageSite } from './site-fixtures.ts';
 
 /** The subtest object `t.test` hands to its callback. */
@@ -178,6 +178,24 @@ t.test('Czech: `cs` is both a language and the application prefix', async (t) =>
     ['/cs/x-1', '', {}, '302 /cs/cs/x-1'],
     ['/sk/cs/x-1', '', {}, 'render content sk-SK sk prefix=/sk id=1 url='],
   ]);
+});
+
+t.test('the locale of a URL, for error pages: its offered language prefix, else the default', async (t) => {
+  const ch = multilingualSite();
+  const cz = multilingualSite({ host: 'www.halden.cz', locales: ['sk-SK', 'cs-CZ'], defaultLocale: 'sk-SK' });
+  const rows: [Site, string, string][] = [
+    [ch, '/fr/nope/nothing', 'fr-CH'],
+    [ch, '/IT/cs/%zz-1?a=b', 'it-CH'],
+    [ch, '/fr?x=1', 'fr-CH'],
+    [ch, '/en/cs/x-1', 'de-CH'],
+    [ch, '/cs/x-1', 'de-CH'],
+    [ch, '/', 'de-CH'],
+    [ch, '//fr/x', 'de-CH'],
+    [cz, '/cs/x-1', 'sk-SK'],
+    [cz, '/cs/cs/x-1', 'cs-CZ'],
+    [singleLanguageSite(), '/fr/cs/x-1', 'de-DE'],
+  ];
+  for (const [site, url, locale] of rows) t.equal(localeOfUrl(site, url), locale, `${site.host}${url}`);
 });
 
 t.test('render decisions carry route names and the content details', async (t) => {

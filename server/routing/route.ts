@@ -142,6 +142,20 @@ function resolveLocale(
 }
 
 /**
+ * The locale a URL is in, for answers that are not a page (error pages): its language prefix when
+ * the storefront offers that language, else the storefront's default. Reads the raw path only, so
+ * it works for targets the router refuses (undecodable, too long).
+ */
+export function localeOfUrl(site: Site, rawUrl: string): string {
+  const segments = rawUrl.split(/[?#]/, 1)[0]?.split('/').slice(1) ?? [];
+  const first = segments[0] ?? '';
+  if (!isMultilingual(site) || !TWO_LETTERS.test(first) || startsWithAppPrefix(site, segments)) {
+    return site.defaultLocale;
+  }
+  return localeForLanguage(site, first) ?? site.defaultLocale;
+}
+
+/**
  * `cs` first is the application prefix, unless `cs` (Czech) is itself a language of the site and
  * the path is `/cs` or `/cs/cs/…`.
  */
