@@ -128,10 +128,10 @@ t.test('a failed request logs one warn line with the operation and messages, and
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => app.close());
   const { port } = app.server.address() as { port: number };
-  const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: nope${i}`).join(' ');
+  const fields = Array.from({ length: 40 }, (_, i) => `nope${i}`).join(' ');
   const before = lines.length;
   const failed = await post(`http://127.0.0.1:${port}/graphql`, {
-    query: `query Probe { ${aliases} }`,
+    query: `query Probe { ${fields} }`,
     operationName: 'Probe',
   });
   t.equal(failed.body.errors.length, 40, 'the client still gets every error');

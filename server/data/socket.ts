@@ -15,7 +15,7 @@ import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
 import type { Catalog } from './catalog.ts';
-import { queryNestingError } from './query-nesting.ts';
+import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
 import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upgrade-policy.ts';
@@ -135,9 +135,9 @@ export function attachGraphQLSocket(
         idle.used(ctx);
         // A client that keeps sending but does not read would have its refusals queue up too.
         if (ctx.extra.socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(ctx.extra.socket);
-        // Before graphql-ws parses it: the parser would overflow the stack on a deeply nested literal.
-        const tooNested = queryNestingError(payload.query);
-        if (tooNested) return [tooNested];
+        // Before it is parsed: its length, and nesting the parser would overflow the stack on.
+        const refused = querySourceError(payload.query);
+        if (refused) return [refused];
         // The operation being started is already in the list: more than the cap means one too many.
         const operations = Object.values(ctx.subscriptions);
         if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
@@ -174,7 +174,7 @@ export function attachGraphQLSocket(
           ];
         }
         // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-        const limited = validate(schema, document, [operationLimits]);
+        const limited = validate(schema, document, [documentLimits, operationLimits]);
         if (limited.length > 0) return limited;
         const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
         if (invalid.length > 0) return invalid;
@@ -274,7 +274,7 @@ function closeSlowReader(socket: WebSocket) {
 /** The operation's document, or its syntax error as a GraphQL error. */
 function parseOperation(query: string): DocumentNode | GraphQLError {
   try {
-    return parse(query);
+    return parse(query, PARSE_OPTIONS);
   } catch (error) {
     return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
   }
