@@ -108,6 +108,13 @@ t.test('a list nested 3000 deep is a clean 400 naming the limit, not a stack ove
   const inString = await post(server.url, { query: `{ product(id: "${'['.repeat(100)}", locale: "en-GB") { id } }` });
   t.same(inString.body, { data: { product: null } }, 'brackets inside a string do not count');
 
+  for (const end of ['\r', '\r\n']) {
+    const hidden = `{ products(ids: # a comment ends here${end}${deep}, locale: "en-GB") { id } }`;
+    const answer = await post(server.url, { query: hidden });
+    t.equal(answer.status, 400, `behind a comment ended by ${JSON.stringify(end)}`);
+    t.match(answer.body.errors[0], { extensions: { code: 'QUERY_TOO_NESTED' } });
+    t.notMatch(JSON.stringify(answer.body), /call stack/i);
+  }
   const overSocketAnswer = await overSocket(t, server, `{ products(ids: ${deep}, locale: "en-GB") { id } }`);
   t.match(overSocketAnswer.errors[0], { message: /Query nests more than/, extensions: { code: 'QUERY_TOO_NESTED' } });
 });
