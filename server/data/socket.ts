@@ -34,7 +34,7 @@ import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upg
  */
 
 /** One socket message: a subscribe is a few hundred bytes. */
-const MAX_PAYLOAD = 16 * 1024;
+export const SOCKET_MAX_PAYLOAD = 16 * 1024;
 /** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 /** How long a socket closed for a slow reader may take to flush its close frame before it is cut. */
@@ -118,7 +118,7 @@ export function attachGraphQLSocket(
   const { catalog, tokens } = options;
   const limits = { ...SOCKET_LIMITS, ...options.limits };
   const underPressure = options.policy?.underPressure;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: SOCKET_MAX_PAYLOAD });
   const open = connections.get(server) ?? new Set();
   connections.set(server, open);
   const idle = idleWatch(limits.idleMs);
