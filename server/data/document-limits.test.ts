@@ -53,7 +53,7 @@ t.test('past each bound the document is a 400 naming it; the island query is far
   const cases: [string, string, RegExp][] = [
     ['long', product(`id ${' '.repeat(MAX_QUERY_LENGTH)}`), /Query too long/],
     ['tokens', `query ($a: [Int] = [${'1 '.repeat(MAX_TOKENS)}]) { __typename }`, /more that 1000 tokens/],
-    ['fields', product('id '.repeat(MAX_FIELDS + 1)), /too many fields: at most 100/],
+    ['fields', product('id '.repeat(MAX_FIELDS + 1)), new RegExp(`too many fields: at most ${MAX_FIELDS}`)],
     ['aliases', product(Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `a${i}: id`).join(' ')), /aliases/],
     ['directives', product('id @include(if: true) '.repeat(MAX_DIRECTIVES + 1)), /directives/],
     ['json', '{"kind":"Document","definitions":[]}', /not GraphQL text/],

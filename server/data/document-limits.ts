@@ -23,7 +23,7 @@ export const MAX_QUERY_LENGTH = 8 * 1024;
 /** Lexical tokens, enforced by graphql-js's parser (a 16 KB default value list was 8,000). */
 export const MAX_TOKENS = 1_000;
 /** Field selections in the document, each counted once where it is written. */
-export const MAX_FIELDS = 100;
+export const MAX_FIELDS = 64;
 export const MAX_ALIASES = 20;
 export const MAX_DIRECTIVES = 20;
 
