@@ -5,6 +5,7 @@ import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { LIVE_PRICE_QUERY } from '../../islands/price/queries.ts';
 import { loadCatalog } from './catalog.ts';
+import { ERROR_LOG_LIMITS, LOGGED_MESSAGE_LENGTH } from './error-log.ts';
 import { dataPlugin } from './plugin.ts';
 import { MAX_QUERY_NESTING } from './query-nesting.ts';
 import { type DataServer, startDataServer, TEST_SECRET } from './test-server.ts';
@@ -108,11 +109,19 @@ t.test('a list nested 3000 deep is a clean 400 naming the limit, not a stack ove
   const inString = await post(server.url, { query: `{ product(id: "${'['.repeat(100)}", locale: "en-GB") { id } }` });
   t.same(inString.body, { data: { product: null } }, 'brackets inside a string do not count');
 
+  for (const end of ['\r', '\r\n']) {
+    const hidden = `{ products(ids: # a comment ends here${end}${deep}, locale: "en-GB") { id } }`;
+    const answer = await post(server.url, { query: hidden });
+    t.equal(answer.status, 400, `behind a comment ended by ${JSON.stringify(end)}`);
+    t.match(answer.body.errors[0], { extensions: { code: 'QUERY_TOO_NESTED' } });
+    t.notMatch(JSON.stringify(answer.body), /call stack/i);
+  }
   const overSocketAnswer = await overSocket(t, server, `{ products(ids: ${deep}, locale: "en-GB") { id } }`);
   t.match(overSocketAnswer.errors[0], { message: /Query nests more than/, extensions: { code: 'QUERY_TOO_NESTED' } });
 });
 
-t.test('a failed request logs one warn line with the operation and messages, and no stack', async (t) => {
+/** The data plugin on a real port with its log lines collected. */
+async function loggedServer(t: Test) {
   const lines: Answer[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -128,10 +137,30 @@ t.test('a failed request logs one warn line with the operation and messages, and
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => app.close());
   const { port } = app.server.address() as { port: number };
-  const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: nope${i}`).join(' ');
+  return { lines, url: `http://127.0.0.1:${port}/graphql` };
+}
+
+t.test('what a failed request logs is trimmed, and budgeted per address each minute', async (t) => {
+  const { lines, url } = await loggedServer(t);
+  const long = `nope${'x'.repeat(3000)}`;
+  for (let i = 0; i < 15; i++) {
+    const failed = await post(url, { query: `{ ${long}${i} }` });
+    t.match(failed.body.errors[0].message, long, 'the client still gets its whole message');
+  }
+  const failures = lines.filter((line) => String(line.msg).startsWith('GraphQL request failed'));
+  t.equal(failures.length, ERROR_LOG_LIMITS.perAddress + 1, 'ten lines, then one saying the rest are not logged');
+  t.match(failures.at(-1), { msg: /further failures from this address .* are not logged/ });
+  for (const line of failures.slice(0, -1)) {
+    t.ok(line.errors[0].length <= LOGGED_MESSAGE_LENGTH + 1, `logged ${line.errors[0].length} of ${long.length + 30}`);
+  }
+});
+
+t.test('a failed request logs one warn line with the operation and messages, and no stack', async (t) => {
+  const { lines, url } = await loggedServer(t);
+  const fields = Array.from({ length: 40 }, (_, i) => `nope${i}`).join(' ');
   const before = lines.length;
-  const failed = await post(`http://127.0.0.1:${port}/graphql`, {
-    query: `query Probe { ${aliases} }`,
+  const failed = await post(url, {
+    query: `query Probe { ${fields} }`,
     operationName: 'Probe',
   });
   t.equal(failed.body.errors.length, 40, 'the client still gets every error');

@@ -1,7 +1,8 @@
-import { type FragmentDefinitionNode, getOperationAST, Kind, parse } from 'graphql';
+import { type FragmentDefinitionNode, getOperationAST, Kind, parse, validate } from 'graphql';
 import t from 'tap';
-import { operationCost, operationDepth } from './operation-limits.ts';
+import { operationCost, operationLimitsRule } from './operation-limits.ts';
 import { schema } from './schema.ts';
+import { fragmentChain } from './test-documents.ts';
 
 const LIMITS = { maxCost: 2000, maxListArgument: 50, defaultListSize: 10 };
 
@@ -16,10 +17,12 @@ function measure(source: string) {
   );
   const root = operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   if (!root) throw new Error('no root');
-  return {
-    cost: operationCost(operation, fragments, root, LIMITS),
-    depth: operationDepth(operation.selectionSet, fragments),
-  };
+  return { cost: operationCost(operation, fragments, root, LIMITS) };
+}
+
+/** The codes of the errors the limits rule reports for `source`. */
+function refusals(source: string, maxDepth = 3): unknown[] {
+  return validate(schema, parse(source), [operationLimitsRule({ ...LIMITS, maxDepth })]).map((e) => e.extensions.code);
 }
 
 t.test('cost counts the values an answer can hold: lists multiply, aliases and fragments add up', async (t) => {
@@ -53,13 +56,20 @@ t.test('the attack is far over the limit, the island queries far under it', asyn
 });
 
 t.test('depth follows fragments; a fragment cycle is counted once, not forever', async (t) => {
-  t.equal(measure('{ product(id:"1",locale:"x") { price { amount } } }').depth, 3);
-  t.equal(
-    measure(
-      '{ product(id:"1",locale:"x") { ...A } } fragment A on Product { price { ...B } } fragment B on Money { amount }',
-    ).depth,
-    3,
-  );
-  const cyclic = measure('{ product(id:"1",locale:"x") { ...A } } fragment A on Product { ...A id }');
-  t.equal(cyclic.depth, 2);
+  t.same(refusals('{ product(id:"1",locale:"x") { price { amount } } }'), [], 'three levels within three');
+  t.same(refusals('{ product(id:"1",locale:"x") { price { amount } } }', 2), ['OPERATION_TOO_DEEP']);
+  const throughFragments =
+    '{ product(id:"1",locale:"x") { ...A } } fragment A on Product { price { ...B } } fragment B on Money { amount }';
+  t.same(refusals(throughFragments), [], 'spreads add no level');
+  t.same(refusals(throughFragments, 2), ['OPERATION_TOO_DEEP'], 'the fields in fragments do');
+  t.same(refusals('{ product(id:"1",locale:"x") { ...A } } fragment A on Product { ...A id }'), []);
+});
+
+t.test('a fragment is walked once, not at every spread: a chain doubling at each level is cheap', async (t) => {
+  // Unmemoised, 40 levels are 2^40 visits: this test would not finish.
+  const chain = fragmentChain(40);
+  t.equal(measure(chain).cost, 1, 'the spreads add nothing; only the product counts');
+  t.same(refusals(chain), []);
+  const costly = chain.replace('...Unknown', 'id name');
+  t.same(refusals(costly), ['OPERATION_TOO_COSTLY'], 'fields at the end of the chain count at every spread');
 });

@@ -1,3 +1,4 @@
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   type ASTVisitor,
   type FieldNode,
@@ -12,6 +13,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
+  type ValidationRule,
+  visitInParallel,
 } from 'graphql';
 
 /**
@@ -41,14 +44,20 @@ function listSize(field: FieldNode, limits: CostLimits): number {
   return limits.defaultListSize;
 }
 
-/** The worst-case number of values an operation's answer holds; stops counting past `limits.maxCost`. */
+/**
+ * The worst-case number of values an operation's answer holds; stops counting past `limits.maxCost`.
+ * Each fragment is costed once per type it is spread into and remembered: a chain of fragments that
+ * each spread the next twice would otherwise be walked 2^n times.
+ */
 export function operationCost(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   rootType: GraphQLObjectType,
   limits: CostLimits,
 ): number {
-  const cost = (selections: SelectionSetNode, parent: GraphQLType, seen: ReadonlySet<string>): number => {
+  /** Costs of fragments by `name on type`; 0 while one is being costed, so a cycle counts once. */
+  const costed = new Map<string, number>();
+  const cost = (selections: SelectionSetNode, parent: GraphQLType): number => {
     let total = 0;
     for (const selection of selections.selections) {
       if (total > limits.maxCost) return total;
@@ -57,20 +66,26 @@ export function operationCost(
         const definition = object instanceof GraphQLObjectType ? object.getFields()[selection.name.value] : undefined;
         const type = definition ? getNullableType(definition.type) : undefined;
         const items = type instanceof GraphQLList ? listSize(selection, limits) : 1;
-        const inner = selection.selectionSet && type ? cost(selection.selectionSet, type, seen) : 0;
+        const inner = selection.selectionSet && type ? cost(selection.selectionSet, type) : 0;
         total += items * (1 + inner);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        total += cost(selection.selectionSet, parent, seen);
+        total += cost(selection.selectionSet, parent);
       } else {
-        const name = selection.name.value;
-        const fragment = fragments[name];
-        // A fragment cycle is its own validation error; here it simply counts once.
-        if (fragment && !seen.has(name)) total += cost(fragment.selectionSet, parent, new Set([...seen, name]));
+        const fragment = fragments[selection.name.value];
+        if (!fragment) continue;
+        const key = `${selection.name.value} on ${getNamedType(parent)?.name}`;
+        let fragmentCost = costed.get(key);
+        if (fragmentCost === undefined) {
+          costed.set(key, 0);
+          fragmentCost = cost(fragment.selectionSet, parent);
+          costed.set(key, fragmentCost);
+        }
+        total += fragmentCost;
       }
     }
     return total;
   };
-  return cost(operation.selectionSet, rootType, new Set());
+  return cost(operation.selectionSet, rootType);
 }
 
 /** The operation limits: answer size and nesting depth. */
@@ -80,11 +95,31 @@ export interface OperationLimits extends CostLimits {
 
 /**
  * A validation rule refusing an operation whose answer could hold more than `limits.maxCost` values
- * or that nests deeper than `limits.maxDepth`: the same rule for HTTP and WebSocket, so neither
- * path is a way around the other's limits.
+ * or that nests fields deeper than `limits.maxDepth`: the same rule for HTTP and WebSocket, so
+ * neither path is a way around the other's limits. Depth is graphql-armor's rule (fragments walked
+ * once, spreads and inline fragments adding no level); the cost is ours, as armor's cost rule does
+ * not multiply by the length of a list argument.
  */
-export function operationLimitsRule(limits: OperationLimits) {
-  return (context: ValidationContext): ASTVisitor => ({
+export function operationLimitsRule(limits: OperationLimits): ValidationRule {
+  const depthRule = maxDepthRule({
+    n: limits.maxDepth,
+    flattenFragments: true,
+    ignoreIntrospection: false,
+    propagateOnRejection: false,
+    onReject: [
+      (context) =>
+        context?.reportError(
+          new GraphQLError(`Operation too deep: fields nest more than ${limits.maxDepth} levels`, {
+            extensions: { code: 'OPERATION_TOO_DEEP' },
+          }),
+        ),
+    ],
+  });
+  return (context) => visitInParallel([depthRule(context), costVisitor(context, limits)]);
+}
+
+function costVisitor(context: ValidationContext, limits: CostLimits): ASTVisitor {
+  return {
     OperationDefinition(operation) {
       const schema = context.getSchema();
       const root =
@@ -100,15 +135,6 @@ export function operationLimitsRule(limits: OperationLimits) {
           .definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
           .map((d) => [d.name.value, d]),
       );
-      const depth = operationDepth(operation.selectionSet, fragments);
-      if (depth > limits.maxDepth) {
-        context.reportError(
-          new GraphQLError(`Operation too deep: fields nest ${depth} levels, at most ${limits.maxDepth}`, {
-            nodes: [operation],
-            extensions: { code: 'OPERATION_TOO_DEEP' },
-          }),
-        );
-      }
       const cost = operationCost(operation, fragments, root, limits);
       if (cost > limits.maxCost) {
         context.reportError(
@@ -119,32 +145,5 @@ export function operationLimitsRule(limits: OperationLimits) {
         );
       }
     },
-  });
-}
-
-/** How deeply an operation nests fields, fragments followed (a cycle counts once). */
-export function operationDepth(
-  selections: SelectionSetNode,
-  fragments: Record<string, FragmentDefinitionNode>,
-  seen: ReadonlySet<string> = new Set(),
-): number {
-  let deepest = 0;
-  for (const selection of selections.selections) {
-    if (selection.kind === Kind.FIELD) {
-      deepest = Math.max(
-        deepest,
-        1 + (selection.selectionSet ? operationDepth(selection.selectionSet, fragments, seen) : 0),
-      );
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, operationDepth(selection.selectionSet, fragments, seen));
-    } else {
-      const fragment = fragments[selection.name.value];
-      if (fragment && !seen.has(selection.name.value))
-        deepest = Math.max(
-          deepest,
-          operationDepth(fragment.selectionSet, fragments, new Set([...seen, selection.name.value])),
-        );
-    }
-  }
-  return deepest;
+  };
 }

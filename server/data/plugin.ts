@@ -6,9 +6,9 @@ import { limitOf } from '../http/rate-limits.ts';
 import { bearerToken, createTokens, type Viewer } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { startDemoChanges } from './demo-changer.ts';
+import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { summarisingErrorFormatter } from './error-log.ts';
 import { guardGraphQLHttp } from './http-guards.ts';
-import { queryNestingError } from './query-nesting.ts';
 import { MAX_RESPONSE_BYTES } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
 import { attachGraphQLSocket, type SocketLimits } from './socket.ts';
@@ -59,6 +59,13 @@ export const GRAPHQL_PATH = '/graphql';
 /** Queries are a few hundred bytes; anything near this is not a query we serve (answered 413). */
 export const GRAPHQL_BODY_LIMIT = 16 * 1024;
 export const DEMO_CHANGE_MS = 30_000;
+/**
+ * Documents mercurius keeps parsed and validated, and apart those it refused: two LRUs by count, each
+ * holding up to twice this (quick-lru keeps the previous generation). A document at the bounds of
+ * document-limits.ts holds ~110 KB, so ~28 MB at most; real ones hold a few KB. A document pushed
+ * out costs its next sender one parse and validation, about a millisecond for the island queries.
+ */
+export const GRAPHQL_CACHE_DOCUMENTS = 64;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -117,6 +124,8 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     context: (request): DataContext => ({ catalog, viewer: request.viewer }),
     graphiql: false,
     validationRules: rules,
+    cache: GRAPHQL_CACHE_DOCUMENTS,
+    graphql: { parseOptions: PARSE_OPTIONS },
     errorFormatter: summarisingErrorFormatter(),
     additionalRouteOptions: {
       bodyLimit: GRAPHQL_BODY_LIMIT,
@@ -124,15 +133,15 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
       config: { anyHost: true, ...limitOf(app, 'graphql') },
     },
   });
-  // Before parsing: the parser would overflow the stack on a deeply nested literal.
+  // Before parsing: its length, JSON posing as an AST, and nesting the parser would overflow the stack on.
   app.graphql.addHook('preParsing', async (_schema, source) => {
-    const tooNested = queryNestingError(source);
-    if (tooNested) throw Object.assign(new Error('Query refused'), { statusCode: 400, errors: [tooNested] });
+    const refused = querySourceError(source);
+    if (refused) throw Object.assign(new Error('Query refused'), { statusCode: 400, errors: [refused] });
   });
-  // The limits first, alone: graphql-js's full validation is quadratic in repeated fields (aliases),
-  // so an operation over the limits must be refused before it is paid for.
+  // The limits first, alone: graphql-js's full validation is quadratic in repeated fields, so an
+  // operation over the limits must be refused before it is paid for.
   app.graphql.addHook('preValidation', async (schema, document) => {
-    const errors = validate(schema, document, [operationLimits]);
+    const errors = validate(schema, document, [documentLimits, operationLimits]);
     if (errors.length > 0) throw Object.assign(new Error('Operation refused'), { statusCode: 400, errors });
   });
 };

@@ -19,3 +19,21 @@ t.test('brackets in strings, block strings and comments do not count', async (t)
   t.equal(queryNestingError(`# ${deep}\n{ f }`, 4), undefined, 'a comment');
   t.ok(queryNestingError(`# comment\n{ f(x: "s") ${deep} }`, 4), 'counting resumes after each');
 });
+
+t.test("a comment ends at any of GraphQL's line terminators: \\n, \\r and \\r\\n", async (t) => {
+  const deep = `{ f(x: ${'['.repeat(50)}1${']'.repeat(50)}) }`;
+  for (const end of ['\n', '\r', '\r\n']) {
+    t.match(
+      queryNestingError(`# comment${end}${deep}`, 4),
+      { extensions: { code: 'QUERY_TOO_NESTED' } },
+      JSON.stringify(end),
+    );
+  }
+  t.match(
+    queryNestingError('#\r\n#\r{\r\n a\r{ b { c } } }', 2),
+    {
+      message: 'Query nests more than 2 levels of brackets (line 5, column 5)',
+    },
+    'lines are counted at each terminator, \\r\\n once',
+  );
+});

@@ -18,16 +18,18 @@ export function queryNestingError(source: string, max = MAX_QUERY_NESTING): Grap
   let lineStart = 0;
   for (let i = 0; i < source.length; i++) {
     const char = source[i];
-    if (char === '\n') {
+    if (char === '\n' || char === '\r') {
+      // A line ends at \n, \r or \r\n (GraphQL's line terminators).
+      if (char === '\r' && source[i + 1] === '\n') i++;
       line++;
       lineStart = i + 1;
     } else if (char === '#') {
-      while (i + 1 < source.length && source[i + 1] !== '\n') i++;
+      while (i + 1 < source.length && source[i + 1] !== '\n' && source[i + 1] !== '\r') i++;
     } else if (char === '"') {
       const block = source.startsWith('"""', i);
       const end = block ? blockStringEnd(source, i + 3) : stringEnd(source, i + 1);
       for (let j = i; j < end; j++) {
-        if (source[j] === '\n') {
+        if (source[j] === '\n' || (source[j] === '\r' && source[j + 1] !== '\n')) {
           line++;
           lineStart = j + 1;
         }
@@ -52,7 +54,8 @@ export function queryNestingError(source: string, max = MAX_QUERY_NESTING): Grap
 function stringEnd(source: string, from: number): number {
   for (let i = from; i < source.length; i++) {
     if (source[i] === '\\') i++;
-    else if (source[i] === '"' || source[i] === '\n') return i + 1;
+    // A string ends at its quote, or (unterminated, a syntax error for the parser) at a line's end.
+    else if (source[i] === '"' || source[i] === '\n' || source[i] === '\r') return i + 1;
   }
   return source.length;
 }

@@ -6,6 +6,7 @@ import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { loadSitesConfig } from '../config/sites.ts';
 import { createHostResolver } from '../sites/resolve.ts';
+import { MAX_FIELDS } from './document-limits.ts';
 import { SOCKET_CLOSE } from './socket.ts';
 import { type DataServer, startDataServer } from './test-server.ts';
 
@@ -237,5 +238,51 @@ t.test('an operation that does not parse is an error for it alone; the socket st
   t.match(messages.find((m) => m.type === 'error').payload[0], { message: /Syntax Error/ });
   socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
   await until(() => messages.some((m) => m.type === 'next'), { what: 'the next answer' });
+  t.equal(socket.readyState, WebSocket.OPEN);
+});
+
+t.test('a socket sending past its message budget is closed with 1008 and answered no further', async (t) => {
+  const server = await startDataServer(t, {}, async (app) => {
+    app.get('/healthcheck', async () => 'ok');
+  });
+  const { socket, messages, closed } = await connected(t, server);
+  // About the costliest document the bounds let through: as many fields of one name as allowed.
+  const query = `{ product(id: "4711", locale: "en-GB") { ${'id '.repeat(MAX_FIELDS - 1)} } }`;
+  const raw = (socket as unknown as { _socket: Socket })._socket;
+  raw.cork();
+  for (let id = 1; id <= 1000; id++)
+    socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
+  raw.uncork();
+  const started = performance.now();
+  const health = await fetch(server.url.replace('/graphql', '/healthcheck'));
+  t.equal(health.status, 200, `/healthcheck answered meanwhile (${Math.round(performance.now() - started)} ms)`);
+  t.same(await closed, SOCKET_CLOSE.tooManyMessages);
+  // Without the budget, all 1,000 were parsed and validated and 990 refused as too many in flight.
+  const answered = messages.filter((m) => m.id);
+  t.equal(answered.filter((m) => m.type === 'error').length, 0, `no refusals sent (${answered.length} answers)`);
+});
+
+t.test('under pressure, new socket operations are shed; the socket and what it holds stay', async (t) => {
+  let healthy = true;
+  const server = await startDataServer(t, {}, (app) =>
+    app.register(fastifyUnderPressure, { healthCheck: async () => healthy, healthCheckInterval: 10 }),
+  );
+  const pressured = server.app as unknown as { isUnderPressure(): boolean };
+  const { socket, messages } = await connected(t, server);
+  healthy = false;
+  await until(() => pressured.isUnderPressure(), { what: 'pressure' });
+  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ __typename }' } }));
+  await until(() => messages.some((m) => m.id === '1'), { what: 'the answer' });
+  t.match(
+    messages.find((m) => m.id === '1'),
+    {
+      type: 'error',
+      payload: [{ message: /busy/, extensions: { code: 'SERVER_BUSY' } }],
+    },
+  );
+  healthy = true;
+  await until(() => !pressured.isUnderPressure(), { what: 'relief' });
+  socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
+  await until(() => messages.some((m) => m.id === '2' && m.type === 'next'), { what: 'an answer once it recovers' });
   t.equal(socket.readyState, WebSocket.OPEN);
 });

@@ -15,7 +15,7 @@ import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
 import type { Catalog } from './catalog.ts';
-import { queryNestingError } from './query-nesting.ts';
+import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
 import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upgrade-policy.ts';
@@ -34,7 +34,7 @@ import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upg
  */
 
 /** One socket message: a subscribe is a few hundred bytes. */
-const MAX_PAYLOAD = 16 * 1024;
+export const SOCKET_MAX_PAYLOAD = 16 * 1024;
 /** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 /** How long a socket closed for a slow reader may take to flush its close frame before it is cut. */
@@ -52,6 +52,13 @@ export interface SocketLimits {
   /** Bytes queued for a client that does not read before its socket is closed. */
   bufferedBytes: number;
   /**
+   * Messages one socket may send at once, then `messagesPerSecond`: every message is parsed, and
+   * a subscribe also validated, on the event loop the pages share. A page sends a few; the burst
+   * covers a socket resubscribing all of its (at most 100) subscriptions when it reconnects.
+   */
+  messageBurst: number;
+  messagesPerSecond: number;
+  /**
    * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
    * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
    */
@@ -64,17 +71,23 @@ export const SOCKET_LIMITS: SocketLimits = {
   idleMs: 30_000,
   inFlight: 10,
   bufferedBytes: 1024 * 1024,
+  messageBurst: 120,
+  messagesPerSecond: 10,
   subscriptions: 20_000,
 };
 
 /**
  * How the server closes a socket on its own. 1000 for an idle socket: graphql-ws's client reconnects
- * after it only when it holds subscriptions again. 1008 (policy violation) for a reader too slow.
+ * after it only when it holds subscriptions again. 1008 (policy violation) for a reader too slow or
+ * a sender too fast; graphql-ws's client reconnects after it with its back-off.
  */
 export const SOCKET_CLOSE = {
   idle: { code: 1000, reason: 'Idle: no subscription' },
   slowReader: { code: 1008, reason: 'Too many unread messages' },
+  tooManyMessages: { code: 1008, reason: 'Too many messages' },
 } as const;
+
+type CloseReason = (typeof SOCKET_CLOSE)[keyof typeof SOCKET_CLOSE];
 
 type SocketExtra = { viewer?: Viewer | null; socket: WebSocket; request: IncomingMessage };
 type Connection = { subscriptions: Record<string, unknown>; extra: Partial<SocketExtra> };
@@ -104,7 +117,8 @@ export function attachGraphQLSocket(
 ): () => Promise<void> {
   const { catalog, tokens } = options;
   const limits = { ...SOCKET_LIMITS, ...options.limits };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const underPressure = options.policy?.underPressure;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: SOCKET_MAX_PAYLOAD });
   const open = connections.get(server) ?? new Set();
   connections.set(server, open);
   const idle = idleWatch(limits.idleMs);
@@ -132,12 +146,21 @@ export function attachGraphQLSocket(
         idle.forget(ctx);
       },
       onSubscribe: (ctx, id, payload) => {
+        const socket = ctx.extra.socket;
+        // Closed for its messages or its reading: what it sent after that is dropped unread.
+        if (socket.readyState !== socket.OPEN) return [];
+        // Under pressure new operations are shed as HTTP requests are; those held keep running.
+        if (underPressure?.()) {
+          return [
+            new GraphQLError('The server is busy. Please try again shortly.', { extensions: { code: 'SERVER_BUSY' } }),
+          ];
+        }
         idle.used(ctx);
         // A client that keeps sending but does not read would have its refusals queue up too.
-        if (ctx.extra.socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(ctx.extra.socket);
-        // Before graphql-ws parses it: the parser would overflow the stack on a deeply nested literal.
-        const tooNested = queryNestingError(payload.query);
-        if (tooNested) return [tooNested];
+        if (socket.bufferedAmount > limits.bufferedBytes) closeForPolicy(socket, SOCKET_CLOSE.slowReader);
+        // Before it is parsed: its length, and nesting the parser would overflow the stack on.
+        const refused = querySourceError(payload.query);
+        if (refused) return [refused];
         // The operation being started is already in the list: more than the cap means one too many.
         const operations = Object.values(ctx.subscriptions);
         if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
@@ -174,7 +197,7 @@ export function attachGraphQLSocket(
           ];
         }
         // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-        const limited = validate(schema, document, [operationLimits]);
+        const limited = validate(schema, document, [documentLimits, operationLimits]);
         if (limited.length > 0) return limited;
         const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
         if (invalid.length > 0) return invalid;
@@ -182,7 +205,7 @@ export function attachGraphQLSocket(
       },
       onNext: (ctx, _id, _payload, _args, result) => {
         const socket = ctx.extra.socket;
-        if (socket.bufferedAmount > limits.bufferedBytes) closeSlowReader(socket);
+        if (socket.bufferedAmount > limits.bufferedBytes) closeForPolicy(socket, SOCKET_CLOSE.slowReader);
         const bytes = Buffer.byteLength(JSON.stringify(result));
         if (bytes > options.maxResponseBytes) {
           return { errors: [responseTooLargeError(bytes, options.maxResponseBytes).toJSON()] };
@@ -220,7 +243,11 @@ export function attachGraphQLSocket(
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
     });
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // Before graphql-ws's own listener, which the connection event adds: it sees a message after this.
+      limitMessages(ws, limits);
+      wss.emit('connection', ws, request);
+    });
   };
   server.on('upgrade', onUpgrade);
   return async () => {
@@ -262,19 +289,36 @@ function idleWatch(idleMs: number) {
 }
 
 /**
- * A client that does not read would have the server queue its messages without bound. Its socket
- * is closed; the close frame waits behind what is queued, so it is cut after a grace period.
+ * A message budget per socket (a token bucket): `messageBurst` at once, refilled at
+ * `messagesPerSecond`. A socket past it is closed; what it sent meanwhile is dropped unparsed.
  */
-function closeSlowReader(socket: WebSocket) {
+function limitMessages(socket: WebSocket, limits: SocketLimits) {
+  let budget = limits.messageBurst;
+  let last = performance.now();
+  socket.on('message', () => {
+    const now = performance.now();
+    budget = Math.min(limits.messageBurst, budget + ((now - last) / 1000) * limits.messagesPerSecond);
+    last = now;
+    if (budget >= 1) budget--;
+    else closeForPolicy(socket, SOCKET_CLOSE.tooManyMessages);
+  });
+}
+
+/**
+ * Closes a socket the server will not serve on: a client that does not read would have the server
+ * queue its messages without bound, one that sends too fast holds the event loop. The close frame
+ * waits behind what is queued, so the socket is cut after a grace period.
+ */
+function closeForPolicy(socket: WebSocket, close: CloseReason) {
   if (socket.readyState !== socket.OPEN) return;
-  socket.close(SOCKET_CLOSE.slowReader.code, SOCKET_CLOSE.slowReader.reason);
+  socket.close(close.code, close.reason);
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
 /** The operation's document, or its syntax error as a GraphQL error. */
 function parseOperation(query: string): DocumentNode | GraphQLError {
   try {
-    return parse(query);
+    return parse(query, PARSE_OPTIONS);
   } catch (error) {
     return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
   }
