@@ -19,11 +19,16 @@ const encodings = new Map<string, PageEncoding>();
 const ENCODINGS_KEPT = 64;
 
 /** The encoding a cached page is sent in for this Accept-Encoding: br or gzip as the client ranks them, else identity. */
+const SERVER_ORDER = ['br', 'gzip', 'identity'];
+
 export function preferredEncoding(acceptEncoding: string | undefined): PageEncoding {
   const header = acceptEncoding ?? '';
   let encoding = encodings.get(header);
   if (encoding === undefined) {
-    const negotiated = new Negotiator({ headers: { 'accept-encoding': header } }).encoding(['br', 'gzip', 'identity']);
+    // At equal weight brotli wins: browsers list gzip first, and brotli's page is the smaller one.
+    const negotiated = new Negotiator({ headers: { 'accept-encoding': header } }).encoding(SERVER_ORDER, {
+      preferred: SERVER_ORDER,
+    });
     encoding = negotiated === 'br' || negotiated === 'gzip' ? negotiated : 'identity';
     // Bounded: a client inventing values gets them negotiated, never kept.
     if (encodings.size < ENCODINGS_KEPT) encodings.set(header, encoding);
