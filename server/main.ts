@@ -96,6 +96,7 @@ async function runServer(env: Env): Promise<void> {
     redisUrl: env.REDIS_URL,
     ...(env.CDN_PURGE_URL ? { cdnPurge: { url: env.CDN_PURGE_URL, token: env.CDN_PURGE_TOKEN } } : {}),
     trustProxy: env.TRUST_PROXY,
+    connections: { total: env.CONNECTIONS_MAX, perAddress: env.CONNECTIONS_PER_ADDRESS },
     data: {
       url: env.GRAPHQL_URL,
       tokenSecret: env.GRAPHQL_TOKEN_SECRET,

@@ -241,7 +241,7 @@ t.test('an operation that does not parse is an error for it alone; the socket st
 });
 
 /** A raw upgrade request for the GraphQL path, from `origin`; resolves with the server's end of the socket. */
-function rawUpgrade(server: DataServer, origin: string) {
+function rawUpgrade(server: DataServer, origin: string, extraHeaders: string[] = []) {
   const { port } = new URL(server.url);
   // Half-open allowed: a client that reads the answer and never closes its side.
   const client = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
@@ -257,6 +257,7 @@ function rawUpgrade(server: DataServer, origin: string) {
       'Sec-WebSocket-Version: 13',
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
       'Sec-WebSocket-Protocol: graphql-transport-ws',
+      ...extraHeaders,
       '',
       '',
     ].join('\r\n'),
@@ -292,4 +293,41 @@ t.test('a refused upgrade whose client never closes is cut at the deadline, not 
   t.ok(socket.destroyed, 'the server destroyed its end');
   const ended = await until(() => client.readableEnded || client.destroyed, { what: 'the client to see the end' });
   t.ok(ended);
+});
+
+t.test('an upgrade with two Host headers is refused 400, whichever comes first', async (t) => {
+  const refused: string[] = [];
+  const sites = loadSitesConfig('config/sites.json').config;
+  const server = await startDataServer(t, {
+    upgrade: { resolveHost: createHostResolver(sites).resolve },
+    onUpgradeRefused: (reason) => refused.push(reason),
+  });
+  const { port } = new URL(server.url);
+  for (const second of ['evil.example', `127.0.0.1:${port}`]) {
+    const { client, answer } = rawUpgrade(server, `http://127.0.0.1:${port}`, [`Host: ${second}`]);
+    t.teardown(() => client.destroy());
+    const head = await answer;
+    t.match(head, /^HTTP\/1\.1 400 /, `a second Host ${second}`);
+    t.match(head, /more than one Host header/);
+  }
+  t.same(refused, ['malformed', 'malformed']);
+});
+
+t.test('behind a trusted proxy, the per-client socket cap counts each visitor, not the proxy', async (t) => {
+  const app = await demoServer({
+    trustProxy: '127.0.0.1',
+    data: { demoChangeMs: 0, tokenSecret: 'x'.repeat(32), socketLimits: { perClient: 2 } },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const url = `ws://127.0.0.1:${port}/graphql`;
+  const from = (visitor: string) =>
+    upgradeStatus(t, url, { host: `www.halden.co.uk:${port}`, 'x-forwarded-for': visitor });
+  t.equal((await from('203.0.113.1')).status, 101);
+  t.equal((await from('203.0.113.1')).status, 101);
+  t.equal((await from('203.0.113.1')).status, 503, "the visitor's third");
+  for (let visitor = 2; visitor <= 5; visitor++) {
+    t.equal((await from(`203.0.113.${visitor}`)).status, 101, `visitor ${visitor} through the same proxy`);
+  }
 });
