@@ -122,7 +122,10 @@ async function runServer(env: Env): Promise<void> {
 
   let scrape: MetricsServer | undefined;
   const drainMs = env.SHUTDOWN_DRAIN_MS ?? (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0);
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  // A worker drains when its supervisor says so (SIGTERM): Ctrl-C in a terminal signals the whole
+  // process group, and a SIGINT here as well would be close-with-grace's second signal, an exit.
+  if (cluster.isWorker) process.on('SIGINT', () => {});
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, ...(cluster.isWorker ? { skip: ['SIGINT'] } : {}) }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'Shutting down after an error');
     else app.log.info({ signal, drainMs }, 'Shutting down: draining');
     // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
