@@ -125,18 +125,21 @@ async function runServer(env: Env): Promise<void> {
   // A worker drains when its supervisor says so (SIGTERM): Ctrl-C in a terminal signals the whole
   // process group, and a SIGINT here as well would be close-with-grace's second signal, an exit.
   if (cluster.isWorker) process.on('SIGINT', () => {});
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, ...(cluster.isWorker ? { skip: ['SIGINT'] } : {}) }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'Shutting down after an error');
-    else app.log.info({ signal, drainMs }, 'Shutting down: draining');
-    // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
-    // traffic before the listener closes; then in-flight requests finish.
-    app.readiness.drain();
-    if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
-    await app.close();
-    await scrape?.close();
-    await tracing?.shutdown();
-    app.log.info('Closed');
-  });
+  closeWithGrace(
+    { delay: SHUTDOWN_GRACE_MS, ...(cluster.isWorker ? { skip: ['SIGINT'] } : {}) },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'Shutting down after an error');
+      else app.log.info({ signal, drainMs }, 'Shutting down: draining');
+      // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
+      // traffic before the listener closes; then in-flight requests finish.
+      app.readiness.drain();
+      if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
+      await app.close();
+      await scrape?.close();
+      await tracing?.shutdown();
+      app.log.info('Closed');
+    },
+  );
 
   await app.listen({ port: env.PORT, host: env.HOST });
   if (metrics && cluster.isWorker) {

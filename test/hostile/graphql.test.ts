@@ -6,8 +6,8 @@ import { startProductionServer } from './production-server.ts';
 const server = await startProductionServer(t);
 const { port } = server;
 const JSON_POST = ['Host: localhost', 'Content-Type: application/json'];
-const post = (query: string) =>
-  request(port, '/graphql', JSON_POST, { method: 'POST', body: JSON.stringify({ query }) });
+const post = (query: string, variables?: object) =>
+  request(port, '/graphql', JSON_POST, { method: 'POST', body: JSON.stringify({ query, variables }) });
 
 await hostileCase(t, server, '19. an amplified query (330 aliases of a list) is refused before it runs', async (t) => {
   const ids = Array.from({ length: 50 }, (_, i) => String(4711 + i));
