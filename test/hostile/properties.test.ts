@@ -33,7 +33,7 @@ const attack = fc.record({
   message: fc.constantFrom(...(Object.keys(MESSAGES) as (keyof typeof MESSAGES)[])),
   /** Where the message is cut, as a share of its length; 1 sends it whole and waits for the answer. */
   cut: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.constant(1)),
-  then: fc.constantFrom('reset', 'halfClose', 'garbage', 'close'),
+  action: fc.constantFrom('reset', 'halfClose', 'garbage', 'close'),
   garbage: fc.uint8Array({ minLength: 1, maxLength: 512 }),
   /** Garbage ends with a reset or a half-close. */
   garbageEnd: fc.constantFrom('reset', 'halfClose'),
@@ -64,8 +64,8 @@ async function run(step: Attack): Promise<void> {
     const sent = step.cut === 1 ? message.length : Math.floor(step.cut * message.length);
     if (sent > 0) socket.write(message.subarray(0, sent));
     if (sent === message.length) await answered(socket);
-    const end = step.then === 'garbage' ? step.garbageEnd : step.then;
-    if (step.then === 'garbage') {
+    const end = step.action === 'garbage' ? step.garbageEnd : step.action;
+    if (step.action === 'garbage') {
       socket.write(step.garbage);
       figures.garbageBytes += step.garbage.length;
     }
