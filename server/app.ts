@@ -15,6 +15,9 @@ import type { ContentService } from './content/service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
+import type { UpgradeRefusalReason } from './data/upgrade-policy.ts';
+import { clientAddresses } from './http/client-address.ts';
+import { type ConnectionCaps, capConnections, connectionCaps } from './http/connection-caps.ts';
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
 import { isStaticFile, serveFiles } from './http/static-files.ts';
@@ -81,6 +84,8 @@ export interface ServerOptions {
   webhookSecret?: string;
   /** Development only: Vite's middleware, mounted before every route (server/dev.ts). */
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /** TCP connections held at most, in total and per client address (CONNECTIONS_MAX, CONNECTIONS_PER_ADDRESS). */
+  connections?: Partial<ConnectionCaps>;
   /** Socket idle and whole-request limits; tests shorten them. */
   timeouts?: { connectionMs?: number; requestMs?: number };
   /** Set false to render every request (the rendered-HTML cache is on by default). */
@@ -111,6 +116,9 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimits>;
 }
 
+/** How often Node checks every connection against headersTimeout and requestTimeout. */
+const CONNECTIONS_CHECK_MS = 1_000;
+
 /** One render report to every reporter (metrics, tracing). */
 function renderReporter(reporters: readonly Pick<Metrics, 'render'>[]): Metrics['render'] {
   return (mode, seconds) => {
@@ -138,6 +146,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
     requestTimeout: options.timeouts?.requestMs ?? 30_000,
     keepAliveTimeout: 72_000,
+    // Node enforces headersTimeout and requestTimeout only when it checks its connections, every
+    // 30 s by default: slow headers lived about 40 s instead of 10.
+    http: { connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     // A URL the router cannot decode gets the site's 400 page, not the router's JSON echoing it back.
@@ -152,6 +163,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   for (const warning of sitesConfig.warnings) app.log.warn(warning);
   const sites = sitesConfig.config;
   const hosts = createHostResolver(sites, options.forceHost);
+  const addresses = clientAddresses(options.trustProxy);
+  const connections = capConnections(app.server, connectionCaps(options.connections), {
+    isTrustedProxy: addresses.isTrustedProxy,
+    onRefused: (reason) => options.metrics?.connectionRefused(reason),
+    onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
+  });
 
   const redis = options.redisUrl ? new SharedRedis(options.redisUrl, app.log) : undefined;
   const store: EmbeddedStore | undefined = options.content
@@ -246,7 +263,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     ...(shared ? { shared: shared.state } : {}),
   });
   observability(app, { readiness, metrics, tracing });
-  if (metrics) metrics.subscriptionsOpen = () => openSubscriptions(app.server);
+  if (metrics) {
+    metrics.subscriptionsOpen = () => openSubscriptions(app.server);
+    metrics.connectionsOpen = connections.open;
+  }
 
   // A client gets this long to send its headers (slowloris); the whole request within requestTimeout.
   app.server.headersTimeout = Math.min(10_000, options.timeouts?.requestMs ?? 30_000);
@@ -321,6 +341,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       contentDir: options.contentDir,
       introspection: dev,
       upgrade,
+      clientAddress: addresses.of,
+      ...(metrics ? { onUpgradeRefused: (reason: UpgradeRefusalReason) => metrics.upgradeRefused(reason) } : {}),
       ...(shared ? { shareCatalog: shared.shareCatalog } : {}),
       ...data,
     });

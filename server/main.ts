@@ -96,6 +96,7 @@ async function runServer(env: Env): Promise<void> {
     redisUrl: env.REDIS_URL,
     ...(env.CDN_PURGE_URL ? { cdnPurge: { url: env.CDN_PURGE_URL, token: env.CDN_PURGE_TOKEN } } : {}),
     trustProxy: env.TRUST_PROXY,
+    connections: { total: env.CONNECTIONS_MAX, perAddress: env.CONNECTIONS_PER_ADDRESS },
     data: {
       url: env.GRAPHQL_URL,
       tokenSecret: env.GRAPHQL_TOKEN_SECRET,
@@ -121,18 +122,24 @@ async function runServer(env: Env): Promise<void> {
 
   let scrape: MetricsServer | undefined;
   const drainMs = env.SHUTDOWN_DRAIN_MS ?? (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0);
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'Shutting down after an error');
-    else app.log.info({ signal, drainMs }, 'Shutting down: draining');
-    // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
-    // traffic before the listener closes; then in-flight requests finish.
-    app.readiness.drain();
-    if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
-    await app.close();
-    await scrape?.close();
-    await tracing?.shutdown();
-    app.log.info('Closed');
-  });
+  // A worker drains when its supervisor says so (SIGTERM): Ctrl-C in a terminal signals the whole
+  // process group, and a SIGINT here as well would be close-with-grace's second signal, an exit.
+  if (cluster.isWorker) process.on('SIGINT', () => {});
+  closeWithGrace(
+    { delay: SHUTDOWN_GRACE_MS, ...(cluster.isWorker ? { skip: ['SIGINT'] } : {}) },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'Shutting down after an error');
+      else app.log.info({ signal, drainMs }, 'Shutting down: draining');
+      // Not ready from now on, still serving: load balancers see /readyz fail and stop sending
+      // traffic before the listener closes; then in-flight requests finish.
+      app.readiness.drain();
+      if (!err && drainMs > 0) await new Promise((done) => setTimeout(done, drainMs));
+      await app.close();
+      await scrape?.close();
+      await tracing?.shutdown();
+      app.log.info('Closed');
+    },
+  );
 
   await app.listen({ port: env.PORT, host: env.HOST });
   if (metrics && cluster.isWorker) {

@@ -24,8 +24,8 @@ export interface Supervisor {
 
 /**
  * The primary process of `WORKERS=N`: forks N workers that share the listening port (node:cluster
- * hands connections round-robin), replaces a worker that dies, and on SIGTERM/SIGINT passes the
- * signal on so each worker drains as a single process would, then exits when all have.
+ * hands connections round-robin), replaces a worker that dies, and on SIGTERM/SIGINT tells each
+ * worker to drain (SIGTERM) as a single process would, then exits when all have.
  */
 export function supervise(options: SupervisorOptions): Supervisor {
   const { log } = options;
@@ -62,9 +62,10 @@ export function supervise(options: SupervisorOptions): Supervisor {
     log.info({ signal, workers: started.size }, 'Shutting down: draining workers');
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     if (workers.length === 0) finish();
-    // Ctrl-C in a terminal signals the whole process group, workers included: a second signal from
-    // here would make them exit at once instead of draining. SIGTERM (docker stop) reaches only us.
-    if (signal === 'SIGTERM') for (const worker of workers) worker.process.kill('SIGTERM');
+    // Each worker drains on SIGTERM whichever signal reached us: a SIGINT sent to the supervisor
+    // alone (kill -INT, a process manager) must drain them too. Workers ignore SIGINT themselves
+    // (main.ts), so Ctrl-C in a terminal, which signals the whole group, is not a second signal.
+    for (const worker of workers) worker.process.kill('SIGTERM');
     // A worker that does not finish within the grace period is killed, so the host's stop never hangs.
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');

@@ -117,3 +117,13 @@ t.test(
     t.throws(() => readEnv({ CONTENTSTACK_WEBHOOK_SECRET: 'short' }), { message: /CONTENTSTACK_WEBHOOK_SECRET/ });
   },
 );
+
+t.test('connection caps: numbers, and the per-address cap below the total', async (t) => {
+  const env = readEnv({ CONNECTIONS_MAX: '500', CONNECTIONS_PER_ADDRESS: '50' });
+  t.equal(env.CONNECTIONS_MAX, 500);
+  t.equal(env.CONNECTIONS_PER_ADDRESS, 50);
+  t.throws(() => readEnv({ CONNECTIONS_MAX: '50', CONNECTIONS_PER_ADDRESS: '50' }), {
+    message: /CONNECTIONS_PER_ADDRESS must be below CONNECTIONS_MAX/,
+  });
+  t.throws(() => readEnv({ CONNECTIONS_MAX: '0' }), { message: /CONNECTIONS_MAX/ });
+});

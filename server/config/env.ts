@@ -24,6 +24,9 @@ const EnvSchema = Type.Object({
   ),
   REVALIDATE_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   TRUST_PROXY: Type.Optional(Type.String()),
+  // TCP connections held at most, in total and per client address (server/http/connection-caps.ts).
+  CONNECTIONS_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
+  CONNECTIONS_PER_ADDRESS: Type.Optional(Type.Integer({ minimum: 1 })),
   // bench: `off` renders every request, for the uncached benchmark rows.
   HTML_CACHE: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
   // Freshness of rendered pages and of upstream content reads (the bench's load test shortens both).
@@ -78,6 +81,11 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const env = envSchema<Env>({ schema: EnvSchema, data: source, env: false, dotenv: false });
     if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT)
       throw new Error(`METRICS_PORT must differ from PORT (${env.PORT}): metrics never share the public port`);
+    // One address must not be able to fill the server for everyone else.
+    if (env.CONNECTIONS_PER_ADDRESS !== undefined && env.CONNECTIONS_MAX !== undefined) {
+      if (env.CONNECTIONS_PER_ADDRESS >= env.CONNECTIONS_MAX)
+        throw new Error('CONNECTIONS_PER_ADDRESS must be below CONNECTIONS_MAX: one address would fill the server');
+    }
     if (env.CONTENTSTACK_API_KEY) {
       const missing = (['CONTENTSTACK_DELIVERY_TOKEN', 'CONTENTSTACK_ENVIRONMENT'] as const).filter(
         (name) => !env[name],

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { NoSchemaIntrospectionCustomRule, type ValidationRule, validate } from 'graphql';
 import mercurius from 'mercurius';
@@ -12,7 +13,7 @@ import { guardGraphQLHttp } from './http-guards.ts';
 import { MAX_RESPONSE_BYTES } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
 import { attachGraphQLSocket, type SocketLimits } from './socket.ts';
-import type { UpgradePolicy } from './upgrade-policy.ts';
+import type { UpgradePolicy, UpgradeRefusalReason } from './upgrade-policy.ts';
 
 /**
  * The embedded data backend: GraphQL at `/graphql` on the site's own
@@ -40,6 +41,10 @@ export interface DataPluginOptions {
   introspection?: boolean;
   /** Relays the catalog's changes to and from other instances (the shared tier). */
   shareCatalog?: (catalog: Catalog) => Catalog;
+  /** The client address a socket counts against: the app's proxy-aware one; the peer's when absent. */
+  clientAddress?: (request: IncomingMessage) => string | undefined;
+  /** Told of every refused upgrade, with why (the refusals metric). */
+  onUpgradeRefused?: (reason: UpgradeRefusalReason) => void;
 }
 
 /** How the app configures the data layer: the embedded backend, unless `url` names another one. */
@@ -112,6 +117,8 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     limits: options.socketLimits,
     policy: { ...options.upgrade, underPressure },
     maxResponseBytes,
+    ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
+    ...(options.onUpgradeRefused ? { onRefused: options.onUpgradeRefused } : {}),
   });
   // preClose: open sockets would keep the HTTP server from closing.
   app.addHook('preClose', closeSockets);

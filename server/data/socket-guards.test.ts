@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
@@ -285,4 +285,96 @@ t.test('under pressure, new socket operations are shed; the socket and what it h
   socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: '{ __typename }' } }));
   await until(() => messages.some((m) => m.id === '2' && m.type === 'next'), { what: 'an answer once it recovers' });
   t.equal(socket.readyState, WebSocket.OPEN);
+});
+
+/** A raw upgrade request for the GraphQL path, from `origin`; resolves with the server's end of the socket. */
+function rawUpgrade(server: DataServer, origin: string, extraHeaders: string[] = []) {
+  const { port } = new URL(server.url);
+  // Half-open allowed: a client that reads the answer and never closes its side.
+  const client = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+  client.on('error', () => {});
+  const serverSide = new Promise<Socket>((resolve) => server.app.server.once('upgrade', (_r, s: Socket) => resolve(s)));
+  client.write(
+    [
+      'GET /graphql HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      `Origin: ${origin}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      'Sec-WebSocket-Protocol: graphql-transport-ws',
+      ...extraHeaders,
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  const answer = new Promise<string>((resolve) => client.once('data', (chunk) => resolve(String(chunk))));
+  return { client, serverSide, answer };
+}
+
+t.test('a refused upgrade reset by its client does not take the process down; the socket is closed', async (t) => {
+  const refused: string[] = [];
+  const server = await startDataServer(t, { onUpgradeRefused: (reason) => refused.push(reason) });
+  for (let i = 0; i < 3; i++) {
+    const { client, serverSide, answer } = rawUpgrade(server, 'https://evil.example');
+    t.match(await answer, /^HTTP\/1\.1 403 /, 'answered 403');
+    const socket = await serverSide;
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    // A TCP reset: the server's next read or write fails with ECONNRESET, which once had no listener.
+    client.resetAndDestroy();
+    await closed;
+  }
+  t.same(refused, ['origin', 'origin', 'origin'], 'each refusal counted with its reason');
+  t.equal((await upgradeStatus(t, server.wsUrl)).status, 101, 'still serving');
+});
+
+t.test('a refused upgrade whose client never closes is cut at the deadline, not held open', async (t) => {
+  const server = await startDataServer(t, { socketLimits: { refusedGraceMs: 100 } });
+  const { client, serverSide, answer } = rawUpgrade(server, 'https://evil.example');
+  t.teardown(() => client.destroy());
+  t.match(await answer, /^HTTP\/1\.1 403 /);
+  const socket = await serverSide;
+  // The client reads the answer and then holds the connection without closing its side.
+  await new Promise((resolve) => socket.once('close', resolve));
+  t.ok(socket.destroyed, 'the server destroyed its end');
+  const ended = await until(() => client.readableEnded || client.destroyed, { what: 'the client to see the end' });
+  t.ok(ended);
+});
+
+t.test('an upgrade with two Host headers is refused 400, whichever comes first', async (t) => {
+  const refused: string[] = [];
+  const sites = loadSitesConfig('config/sites.json').config;
+  const server = await startDataServer(t, {
+    upgrade: { resolveHost: createHostResolver(sites).resolve },
+    onUpgradeRefused: (reason) => refused.push(reason),
+  });
+  const { port } = new URL(server.url);
+  for (const second of ['evil.example', `127.0.0.1:${port}`]) {
+    const { client, answer } = rawUpgrade(server, `http://127.0.0.1:${port}`, [`Host: ${second}`]);
+    t.teardown(() => client.destroy());
+    const head = await answer;
+    t.match(head, /^HTTP\/1\.1 400 /, `a second Host ${second}`);
+    t.match(head, /more than one Host header/);
+  }
+  t.same(refused, ['malformed', 'malformed']);
+});
+
+t.test('behind a trusted proxy, the per-client socket cap counts each visitor, not the proxy', async (t) => {
+  const app = await demoServer({
+    trustProxy: '127.0.0.1',
+    data: { demoChangeMs: 0, tokenSecret: 'x'.repeat(32), socketLimits: { perClient: 2 } },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const url = `ws://127.0.0.1:${port}/graphql`;
+  const from = (visitor: string) =>
+    upgradeStatus(t, url, { host: `www.halden.co.uk:${port}`, 'x-forwarded-for': visitor });
+  t.equal((await from('203.0.113.1')).status, 101);
+  t.equal((await from('203.0.113.1')).status, 101);
+  t.equal((await from('203.0.113.1')).status, 503, "the visitor's third");
+  for (let visitor = 2; visitor <= 5; visitor++) {
+    t.equal((await from(`203.0.113.${visitor}`)).status, 101, `visitor ${visitor} through the same proxy`);
+  }
 });

@@ -13,12 +13,18 @@ import {
 // Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
 import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { hostHeaderCount } from '../http/host-headers.ts';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
 import type { Catalog } from './catalog.ts';
 import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
-import { refuseUpgrade, type UpgradePolicy, upgradeRefusalResponse } from './upgrade-policy.ts';
+import {
+  refuseUpgrade,
+  type UpgradePolicy,
+  type UpgradeRefusalReason,
+  upgradeRefusalResponse,
+} from './upgrade-policy.ts';
 
 /**
  * Subscriptions over WebSocket at the GraphQL path, `graphql-transport-ws` subprotocol, served by
@@ -63,6 +69,11 @@ export interface SocketLimits {
    * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
    */
   subscriptions: number;
+  /**
+   * How long a refused upgrade's socket lives after its answer: long enough for the answer to reach
+   * a client, short enough that refusals held open cannot pile up.
+   */
+  refusedGraceMs: number;
 }
 
 export const SOCKET_LIMITS: SocketLimits = {
@@ -74,6 +85,7 @@ export const SOCKET_LIMITS: SocketLimits = {
   messageBurst: 120,
   messagesPerSecond: 10,
   subscriptions: 20_000,
+  refusedGraceMs: 2_000,
 };
 
 /**
@@ -113,6 +125,10 @@ export function attachGraphQLSocket(
     policy?: UpgradePolicy;
     /** The largest serialised result one operation may send. */
     maxResponseBytes: number;
+    /** The client address an upgrade counts against (the proxy-aware one); the peer's when absent. */
+    clientAddress?: (request: IncomingMessage) => string | undefined;
+    /** Told of every refused upgrade (the refusals metric). */
+    onRefused?: (reason: UpgradeRefusalReason) => void;
   },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
@@ -219,20 +235,39 @@ export function attachGraphQLSocket(
   const perClient = new Map<string, number>();
   let total = 0;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node takes its own error listener off a socket it hands to `upgrade`: without one, a client's
+    // reset (ECONNRESET) would be an uncaught exception and end the process. A reset is no news.
+    socket.on('error', () => {});
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== options.path) {
       // Not ours. With nobody else listening, refuse it the way Node does when no one listens.
       if (server.listenerCount('upgrade') === 1) socket.destroy();
       return;
     }
-    const client = request.socket.remoteAddress ?? '';
+    const client = options.clientAddress?.(request) ?? request.socket.remoteAddress ?? '';
     const held = perClient.get(client) ?? 0;
     const refusal =
-      refuseUpgrade({ host: request.headers.host, origin: request.headers.origin }, options.policy ?? {}) ??
+      refuseUpgrade(
+        {
+          host: request.headers.host,
+          origin: request.headers.origin,
+          hostHeaders: hostHeaderCount(request.rawHeaders),
+        },
+        options.policy ?? {},
+      ) ??
       (total >= limits.total || held >= limits.perClient
-        ? { status: 503 as const, message: 'Too many open sockets. Please try again shortly.' }
+        ? {
+            status: 503 as const,
+            reason: 'socket_cap' as const,
+            message: 'Too many open sockets. Please try again shortly.',
+          }
         : undefined);
     if (refusal) {
+      options.onRefused?.(refusal.reason);
+      // Answered, then closed: a client that never closes its side would otherwise hold the
+      // socket (and its descriptor) for as long as it liked.
       socket.end(upgradeRefusalResponse(refusal, 10));
+      const deadline = setTimeout(() => socket.destroy(), limits.refusedGraceMs).unref();
+      socket.once('close', () => clearTimeout(deadline));
       return;
     }
     total++;

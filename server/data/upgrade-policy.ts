@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { HostResolver } from '../sites/resolve.ts';
 
 /**
@@ -15,23 +16,39 @@ export interface UpgradePolicy {
   underPressure?: () => boolean;
 }
 
+/** Why an upgrade was refused: the label of the refusals metric. */
+export const UPGRADE_REFUSAL_REASONS = ['malformed', 'shed', 'host', 'origin', 'socket_cap'] as const;
+export type UpgradeRefusalReason = (typeof UPGRADE_REFUSAL_REASONS)[number];
+
 export interface UpgradeRefusal {
-  status: 403 | 503;
+  status: 400 | 403 | 503;
+  reason: UpgradeRefusalReason;
   /** Plain text for the response body: what was refused and why. */
   message: string;
 }
 
 /** Why an upgrade with these headers is refused, or undefined when it is taken. */
 export function refuseUpgrade(
-  headers: { host?: string; origin?: string },
+  headers: { host?: string; origin?: string; hostHeaders: number },
   policy: UpgradePolicy,
 ): UpgradeRefusal | undefined {
-  if (policy.underPressure?.()) return { status: 503, message: 'The server is busy. Please try again shortly.' };
+  // Two Host headers make the storefront ambiguous (Node keeps the first, a proxy may have used the
+  // second): refused as any other request with two is (security-headers.ts).
+  if (headers.hostHeaders > 1) {
+    return { status: 400, reason: 'malformed', message: 'Bad Request: more than one Host header' };
+  }
+  if (policy.underPressure?.()) {
+    return { status: 503, reason: 'shed', message: 'The server is busy. Please try again shortly.' };
+  }
   if (policy.resolveHost && !('site' in policy.resolveHost(headers.host))) {
-    return { status: 403, message: 'Forbidden: the Host of this socket is not a storefront' };
+    return { status: 403, reason: 'host', message: 'Forbidden: the Host of this socket is not a storefront' };
   }
   if (headers.origin !== undefined && !originAllowed(headers.origin, headers.host, policy)) {
-    return { status: 403, message: 'Forbidden: sockets are open to the storefronts and the editor only' };
+    return {
+      status: 403,
+      reason: 'origin',
+      message: 'Forbidden: sockets are open to the storefronts and the editor only',
+    };
   }
   return undefined;
 }
@@ -57,7 +74,7 @@ function originAllowed(origin: string, host: string | undefined, policy: Upgrade
 
 /** The raw HTTP answer to a refused upgrade: the socket is not yet a WebSocket, so it is written by hand. */
 export function upgradeRefusalResponse(refusal: UpgradeRefusal, retryAfterSeconds: number): string {
-  const statusText = refusal.status === 503 ? 'Service Unavailable' : 'Forbidden';
+  const statusText = STATUS_CODES[refusal.status];
   const body = `${refusal.message}\n`;
   return [
     `HTTP/1.1 ${refusal.status} ${statusText}`,

@@ -1,6 +1,7 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { dataConnectSources } from '../data/plugin.ts';
+import { hostHeaderCount } from './host-headers.ts';
 
 /**
  * The headers @fastify/helmet sets for `options`. The plugin rebuilds helmet's middleware (and
@@ -63,11 +64,4 @@ export async function secureResponses(
     done();
   });
   return securityHeaders;
-}
-
-/** How many Host headers a request carries (rawHeaders alternates names and values). */
-function hostHeaderCount(rawHeaders: string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') count++;
-  return count;
 }

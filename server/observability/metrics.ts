@@ -1,4 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { UPGRADE_REFUSAL_REASONS, type UpgradeRefusalReason } from '../data/upgrade-policy.ts';
+import type { ConnectionRefusal } from '../http/connection-caps.ts';
 import type { CacheLookup } from '../render/html-cache.ts';
 import type { RouteKind, StatusClass } from './route-kind.ts';
 
@@ -68,6 +70,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #connectionsRefused = new Counter({
+    name: 'vitrine_connections_refused_total',
+    help: 'TCP connections closed as they were accepted: over the per-address or the total cap.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly #upgradesRefused = new Counter({
+    name: 'vitrine_websocket_upgrades_refused_total',
+    help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** Counts the TCP connections open now; set by the server that caps them. */
+  connectionsOpen: () => number = () => 0;
   /** Counts the GraphQL subscriptions open now; set by the server that holds the sockets. */
   subscriptionsOpen: () => number = () => 0;
 
@@ -85,9 +102,28 @@ export class Metrics {
         this.set(subscriptionsOpen());
       },
     });
+    const connectionsOpen = () => this.connectionsOpen();
+    new Gauge({
+      name: 'vitrine_connections_open',
+      help: 'TCP connections the server holds now, of every kind.',
+      registers: [this.registry],
+      collect() {
+        this.set(connectionsOpen());
+      },
+    });
     // Every label combination from the start, so a dashboard shows 0 rather than no data.
     for (const result of ['hit', 'miss', 'stale', 'coalesced'] as const) this.#cache.inc({ result }, 0);
     for (const reason of SHED_REASONS) this.#shed.inc({ reason }, 0);
+    for (const reason of ['per_address', 'total'] as const) this.#connectionsRefused.inc({ reason }, 0);
+    for (const reason of UPGRADE_REFUSAL_REASONS) this.#upgradesRefused.inc({ reason }, 0);
+  }
+
+  connectionRefused(reason: ConnectionRefusal): void {
+    this.#connectionsRefused.inc({ reason });
+  }
+
+  upgradeRefused(reason: UpgradeRefusalReason): void {
+    this.#upgradesRefused.inc({ reason });
   }
 
   /** Lists a content source's error counters at 0 before its first failure. */

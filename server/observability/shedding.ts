@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStaticFile } from '../http/static-files.ts';
+import { guardMemoryUsage } from './memory-usage.ts';
 import { type Metrics, shedReason } from './metrics.ts';
 
 export interface PressureOptions {
@@ -38,6 +39,8 @@ export async function shedUnderPressure(
   metrics: Metrics | undefined,
 ): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply> {
   const pressure = { ...PRESSURE_DEFAULTS, ...overrides };
+  // under-pressure samples memoryUsage() from a timer: a failing read must not end the process.
+  guardMemoryUsage();
   await app.register(fastifyUnderPressure, {
     maxEventLoopDelay: pressure.maxEventLoopDelay,
     maxHeapUsedBytes: pressure.maxHeapUsedBytes,

@@ -1,0 +1,104 @@
+import { connect, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import t, { type Test } from 'tap';
+import { demoServer } from '../../test/helpers.ts';
+import { until } from '../../test/until.ts';
+import { Metrics } from '../observability/metrics.ts';
+import { connectionCaps } from './connection-caps.ts';
+
+/** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
+
+async function listening(t: Test, app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  return (app.server.address() as { port: number }).port;
+}
+
+/** A connection from `from` that has sent half a request and holds it; resolves once it is open. */
+function hold(t: Test, port: number, from: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) =>
+    socket.once('connect', () => {
+      socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n');
+      resolve(socket);
+    }),
+  );
+}
+
+/** The status of a whole request from `from`, or 0 when the connection is closed without an answer. */
+function status(port: number, from: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(Number(data.split(' ')[1] ?? 0) || 0));
+    socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  });
+}
+
+t.test('one address holds at most its cap; others are still served; a closed one frees its place', async (t) => {
+  const metrics = new Metrics();
+  const app = await demoServer({ connections: { total: 20, perAddress: 5 }, metrics });
+  const port = await listening(t, app);
+  const held = await Promise.all(Array.from({ length: 5 }, () => hold(t, port, '127.0.0.2')));
+  t.equal(await status(port, '127.0.0.2'), 0, 'the sixth from the same address is closed unanswered');
+  t.equal(await status(port, '127.0.0.1'), 200, 'another address is served');
+  t.match((await metrics.text()).body, /vitrine_connections_refused_total\{reason="per_address"\} 1\b/, 'counted');
+  const freed = new Promise((resolve) => held[0]?.once('close', resolve));
+  held[0]?.destroy();
+  await freed;
+  t.equal(
+    await until(async () => status(port, '127.0.0.2'), { what: 'the freed place' }),
+    200,
+    'a closed connection frees its place',
+  );
+});
+
+t.test('the total cap holds against many addresses; a trusted proxy counts only toward the total', async (t) => {
+  const app = await demoServer({ connections: { total: 12, perAddress: 4 }, trustProxy: '127.0.0.9' });
+  const port = await listening(t, app);
+  // The proxy carries many visitors: past the per-address cap, still served.
+  const proxied = await Promise.all(Array.from({ length: 6 }, () => hold(t, port, '127.0.0.9')));
+  t.equal(await status(port, '127.0.0.9'), 200, 'a seventh connection from the proxy');
+  await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.3')));
+  await Promise.all(Array.from({ length: 2 }, () => hold(t, port, '127.0.0.4')));
+  // 6 + 4 + 2: full once the server has seen the seventh proxied connection close.
+  t.ok(
+    await until(async () => (await status(port, '127.0.0.5')) === 0, { what: 'the refusal' }),
+    'full: a new address is closed unanswered',
+  );
+  for (const socket of proxied) socket.destroy();
+  t.equal(
+    await until(async () => status(port, '127.0.0.5'), { what: 'room again' }),
+    200,
+    'room again once they close',
+  );
+});
+
+t.test('a client that trickles its headers is cut at headersTimeout, not at the next 30 s check', async (t) => {
+  const app = await demoServer({ timeouts: { requestMs: 500 } });
+  const port = await listening(t, app);
+  const socket = await hold(t, port, '127.0.0.1');
+  // A byte every 50 ms keeps the connection busy, so the idle timeout never fires.
+  const trickle = setInterval(() => socket.write('X'), 50);
+  t.teardown(() => clearInterval(trickle));
+  socket.write('X-Slow: ');
+  const started = Date.now();
+  await new Promise((resolve) => socket.once('close', resolve));
+  clearInterval(trickle);
+  const lived = Date.now() - started;
+  t.ok(lived < 15_000, `cut after ${lived} ms (headersTimeout 500 ms, checked every second)`);
+});
+
+t.test('the defaults leave half the descriptors for everything else; one address never fills the total', async (t) => {
+  t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256 });
+  t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64 });
+  t.same(connectionCaps({}, 1_048_576), { total: 10_000, perAddress: 256 }, 'at most 10,000');
+  t.same(connectionCaps({ total: 100 }, 20_000), { total: 100, perAddress: 12 }, 'derived from a configured total');
+  t.same(connectionCaps({ total: 100, perAddress: 30 }), { total: 100, perAddress: 30 });
+});

@@ -1,0 +1,149 @@
+import t from 'tap';
+import WebSocket from 'ws';
+import { until } from '../until.ts';
+import {
+  ATTACKER,
+  closedByServer,
+  ended,
+  exchange,
+  hostileCase,
+  open,
+  request,
+  upgradeHeaders,
+  worstHealthMs,
+} from './attack.ts';
+import { startProductionServer } from './production-server.ts';
+
+/**
+ * Findings 1, 3 and 8 of issue 32 and the two-Host upgrade, against the production build: refused
+ * upgrades reset by their client, connections held by one address, slow headers, sockets behind a
+ * trusted proxy. Caps are lowered so a bounded number of connections proves them.
+ */
+const PER_ADDRESS = 40;
+const BALANCER = '127.0.0.9';
+
+const server = await startProductionServer(t, {
+  CONNECTIONS_MAX: '400',
+  CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+  TRUST_PROXY: BALANCER,
+});
+const { port } = server;
+const HOST = `www.halden.co.uk:${port}`;
+
+await hostileCase(t, server, 'finding 1: refused upgrades reset by their client do not kill the process', async (t) => {
+  const before = await server.metric('vitrine_websocket_upgrades_refused_total{reason="origin"}');
+  const refusals = [
+    upgradeHeaders(HOST, ['Origin: https://evil.example']),
+    upgradeHeaders('evil.example'),
+    upgradeHeaders(HOST, ['Origin: null']),
+  ];
+  for (let i = 0; i < 30; i++) {
+    const socket = await open(t, port);
+    const answered = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(String(chunk))));
+    socket.write(`GET /graphql HTTP/1.1\r\n${refusals[i % refusals.length]?.join('\r\n')}\r\n\r\n`);
+    t.match(await answered, /^HTTP\/1\.1 403 /, `attempt ${i + 1}: refused`);
+    // The reset the process once died of: read ECONNRESET with no listener.
+    socket.resetAndDestroy();
+  }
+  t.equal(
+    (await server.metric('vitrine_websocket_upgrades_refused_total{reason="origin"}')) - before,
+    20,
+    'every refusal counted',
+  );
+});
+
+await hostileCase(t, server, 'finding 1: refused upgrades held half-open are closed by the server', async (t) => {
+  const before = await server.metric('vitrine_connections_open');
+  const held = await Promise.all(Array.from({ length: 20 }, () => open(t, port)));
+  for (const socket of held)
+    socket.write(`GET /graphql HTTP/1.1\r\n${upgradeHeaders('evil.example').join('\r\n')}\r\n\r\n`);
+  // The clients never close their side: the server's deadline does.
+  await Promise.all(held.map(closedByServer));
+  t.pass('all 20 ended by the server');
+  // Their descriptors are freed (the monitor's own probe may be open meanwhile).
+  await until(async () => (await server.metric('vitrine_connections_open')) <= before + 1, {
+    what: 'the server to let go of them',
+  });
+  t.pass('and let go of');
+});
+
+await hostileCase(t, server, 'finding 3: one address holds at most its cap; the others are served', async (t) => {
+  const before = await server.metric('vitrine_connections_refused_total{reason="per_address"}');
+  // Slow headers: half a request each, held.
+  const held = await Promise.all(Array.from({ length: PER_ADDRESS + 20 }, () => open(t, port)));
+  for (const socket of held) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\n`);
+  const refused = await until(
+    async () =>
+      (await server.metric('vitrine_connections_refused_total{reason="per_address"}')) - before >= 20 &&
+      held.filter(ended).length,
+    { what: 'the connections past the cap to be closed' },
+  );
+  t.equal(refused, 20, `${PER_ADDRESS} held, 20 closed at once`);
+  const visitor = await request(port, '/healthcheck', ['Host: localhost'], { from: '127.0.0.3' });
+  t.equal(visitor.status, 200, 'another address is served meanwhile');
+  for (const socket of held) socket.destroy();
+});
+
+await hostileCase(t, server, 'finding 3: slow headers are cut at headersTimeout (10 s), not 40 s later', async (t) => {
+  const socket = await open(t, port, '127.0.0.4');
+  socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+  // A byte a second keeps the connection busy, so only headersTimeout can end it.
+  const trickle = setInterval(() => socket.write('x'), 1_000);
+  t.teardown(() => clearInterval(trickle));
+  const started = Date.now();
+  await closedByServer(socket);
+  clearInterval(trickle);
+  const lived = Date.now() - started;
+  t.ok(lived < 25_000, `cut after ${lived} ms`);
+});
+
+await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
+  const sockets: WebSocket[] = [];
+  t.teardown(() => {
+    for (const socket of sockets) socket.terminate();
+  });
+  const status = (visitor: string) =>
+    new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
+        headers: { host: HOST, 'x-forwarded-for': visitor },
+        localAddress: BALANCER,
+      });
+      sockets.push(socket);
+      socket.once('open', () => resolve(101));
+      socket.once('unexpected-response', (req, res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      socket.once('error', () => resolve(0));
+    });
+  // Twenty-five product-page visitors through one balancer: the 21st once got no live price.
+  for (let visitor = 1; visitor <= 25; visitor++)
+    t.equal(await status(`203.0.113.${visitor}`), 101, `visitor ${visitor}`);
+  const one = [];
+  for (let i = 0; i < 20; i++) one.push(await status('198.51.100.7'));
+  t.same(new Set(one), new Set([101]), "one visitor's 20 sockets");
+  t.equal(await status('198.51.100.7'), 503, 'its 21st is refused');
+});
+
+await hostileCase(
+  t,
+  server,
+  'an upgrade with two Host headers is refused 400, never judged on the first',
+  async (t) => {
+    for (const hosts of [
+      [HOST, 'evil.example'],
+      ['evil.example', HOST],
+    ]) {
+      const headers = upgradeHeaders(hosts[0] ?? '', [`Host: ${hosts[1]}`, `Origin: http://${HOST}`]);
+      const answer = await exchange(port, `GET /graphql HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+      t.equal(answer.status, 400, hosts.join(' + '));
+    }
+  },
+);
+
+t.test('figures', async (t) => {
+  t.comment(
+    `worst /healthcheck: ${Math.round(worstHealthMs())} ms; peak RSS ${Math.round(server.peakRssBytes() / 2 ** 20)} MB`,
+  );
+  t.ok(server.alive(), `attacks from ${ATTACKER} and others left the server alive`);
+});
