@@ -6,7 +6,7 @@ import { BUILDER_ERRORS } from './errors.ts';
 import { describe, editStack, labelStack, taggedTarget } from './field-info.ts';
 import { INLINE_EDITABLE } from './field-type.ts';
 import { hideHover } from './hover.ts';
-import { editCopy, startEditing } from './inline-edit.ts';
+import { editCopy, startEditing, wasLastEdited } from './inline-edit.ts';
 import { renderAddButtons } from './instance-actions.ts';
 import { tagOf } from './instances.ts';
 import {
@@ -60,9 +60,10 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
       });
 }
 
-/** Edits the field in place; moves to a copy if the page shows the stored value differently. */
+/** Edits the field in place; moves to a copy if the page shows the stored value differently or it was edited last. */
 function editInPlace(ctx: BuilderContext, field: Focused): void {
   const { element, cslp } = field;
+  const lastEdited = wasLastEdited(element);
   startEditing(ctx, field, element);
   ctx.channel
     .send('get-field-data', {
@@ -74,7 +75,7 @@ function editInPlace(ctx: BuilderContext, field: Focused): void {
       // Too late once the user has typed into the field itself.
       const value = typeof stored === 'number' ? String(stored) : stored;
       if (ctx.focused !== field || field.input || typeof value !== 'string') return;
-      if (needsPseudo(textOf(element), value, isTruncated(ctx.win, element))) editCopy(ctx, field, value);
+      if (lastEdited || needsPseudo(textOf(element), value, isTruncated(ctx.win, element))) editCopy(ctx, field, value);
     })
     .catch(ignore);
 }

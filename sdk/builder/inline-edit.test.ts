@@ -119,6 +119,25 @@ t.test('a field showing its stored value is edited in place, without a copy', as
   t.equal(el(TITLE).getAttribute('contenteditable'), 'true');
 });
 
+t.test('the field last edited carries data-cs-last-edited, and editing it again uses a copy', async (t) => {
+  const { win, el, advance } = start(t, { answers: { 'get-field-data': () => ({ fieldData: 'AquaSense' }) } });
+  const title = el(TITLE);
+  title.click();
+  await advance(80);
+  t.equal(title.getAttribute('data-cs-last-edited'), 'true', 'set when editing starts');
+  t.notOk(win.document.querySelector('.visual-builder__pseudo-editable-element'), 'the first visit edits in place');
+  pressEscape(win);
+  await advance(50);
+  t.equal(title.getAttribute('data-cs-last-edited'), 'true', 'kept after the focus ends');
+  title.click();
+  await advance(80);
+  const copy = win.document.querySelector('.visual-builder__pseudo-editable-element') as HTMLElement;
+  t.ok(copy, 'the next visit edits a copy, though the page shows the stored value');
+  copy.dispatchEvent(new win.Event('input', { bubbles: true }));
+  t.equal(copy.getAttribute('data-cs-last-edited'), 'true', 'typing moves the mark to what is typed into');
+  t.equal(win.document.querySelectorAll('[data-cs-last-edited]').length, 1, 'one field carries it');
+});
+
 t.test('while typing, overlay and outline are placed again 200 ms after the last input', async (t) => {
   const { win, shadow, el, advance } = start(t);
   const title = el(TITLE);

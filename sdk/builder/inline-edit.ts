@@ -28,12 +28,30 @@ function selectionIn({ win, doc }: BuilderContext, element: HTMLElement): [numbe
   return [start, start + range.toString().length];
 }
 
+/**
+ * 4.1.1's mark on the field edited last. Editing it again goes to a copy (`focus.ts`): a page that
+ * re-rendered the field since would otherwise make the caret jump. 4.4.1 can leave it on two
+ * fields; here one carries it.
+ */
+const LAST_EDITED = 'data-cs-last-edited';
+
+export function wasLastEdited(element: HTMLElement): boolean {
+  return element.hasAttribute(LAST_EDITED);
+}
+
+function markLastEdited({ doc }: BuilderContext, element: HTMLElement): void {
+  for (const other of Array.from(doc.querySelectorAll(`[${LAST_EDITED}]`)))
+    if (other !== element) other.removeAttribute(LAST_EDITED);
+  element.setAttribute(LAST_EDITED, 'true');
+}
+
 /** Makes `element` (the field, or its pseudo-editable copy) take the typing until `field.edit.stop()`. */
 export function startEditing(ctx: BuilderContext, field: Focused, element: HTMLElement): void {
   const { win, doc, ui, channel } = ctx;
   if (!field.editing) field.initialHtml = field.element.innerHTML;
   field.editing = true;
   element.setAttribute('contenteditable', 'true');
+  markLastEdited(ctx, field.element);
   const sync = throttle(() => {
     channel
       .send('sync-field', { data: textOf(element), fieldMetadata: field.cslp })
@@ -54,6 +72,8 @@ export function startEditing(ctx: BuilderContext, field: Focused, element: HTMLE
     'input',
     () => {
       field.input = true;
+      // As 4.4.1: typing moves the mark to what is typed into (a copy takes it with it when it goes).
+      markLastEdited(ctx, element);
       if (pasting) return;
       sync();
       placeAfterInput();

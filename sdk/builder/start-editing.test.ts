@@ -13,11 +13,11 @@ function page(url = 'https://www.halden.co.uk/cs/kitchen?builder=true') {
   return { win, config };
 }
 
-t.test('the link opens the visual builder for this page, locale of the first tag', async (t) => {
+t.test('the link opens 4.3+ visual-editor route for this page, locale of the first tag', async (t) => {
   const { win, config } = page();
   t.equal(
     visualBuilderLink(win, config),
-    'https://app.contentstack.com/#!/stack/blt1/visual-builder?branch=main&environment=preview&target-url=https%3A%2F%2Fwww.halden.co.uk%2Fcs%2Fkitchen%3Fbuilder%3Dtrue&locale=en-GB',
+    'https://app.contentstack.com/#!/stack/blt1/visual-editor?branch=main&environment=preview&target-url=https%3A%2F%2Fwww.halden.co.uk%2Fcs%2Fkitchen%3Fbuilder%3Dtrue&locale=en-GB',
   );
 });
 

@@ -4,7 +4,7 @@ import { tagOf } from './instances.ts';
 
 /**
  * The floating "Start Editing" link: on a builder page opened
- * outside the editor, it opens the page in the editor's visual builder. Its address is computed
+ * outside the editor, it opens the page in the editor's visual editor. Its address is computed
  * again on hover, focus and click, so it always carries the page's current URL.
  */
 
@@ -12,7 +12,10 @@ const CORNERS = ['bottom-left', 'bottom-right', 'top-left', 'top-right'] as cons
 /** The button's distance from its corner. */
 const OFFSET_PX = 30;
 
-/** `{editor}/#!/stack/{apiKey}/visual-builder?branch&environment&target-url&locale` (query inside the fragment). */
+/**
+ * `{editor}/#!/stack/{apiKey}/visual-editor?branch&environment&target-url&locale` (query inside the
+ * fragment): the route 4.3+ opens; 3.2.5's `…/visual-builder` is the app's old name for it.
+ */
 export function visualBuilderLink(win: PageWindow, config: Config): string {
   const { apiKey, branch, environment, locale } = config.stackDetails;
   const params = new URLSearchParams();
@@ -22,7 +25,7 @@ export function visualBuilderLink(win: PageWindow, config: Config): string {
   const first = win.document.querySelector(`[${CSLP}]`);
   const pageLocale = (first && tagOf(first)?.locale) || locale;
   if (pageLocale) params.set('locale', pageLocale);
-  return new URL(`/#!/stack/${apiKey}/visual-builder?${params}`, config.clientUrlParams.url).href;
+  return new URL(`/#!/stack/${apiKey}/visual-editor?${params}`, config.clientUrlParams.url).href;
 }
 
 /** Shows the link when the configuration enables it; returns its removal. */

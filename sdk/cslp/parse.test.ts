@@ -219,3 +219,8 @@ t.test('malformed tags are not tags', async (t) => {
   ])
     t.equal(parseCslp(tag), null, JSON.stringify(tag));
 });
+
+t.test('a v2 tag without an entry_variant pair is not a tag, as 4.4.1 (isValidCslp) decides', async (t) => {
+  for (const tag of ['v2:page.blt01.en-us.title', 'v2:page.blt01_.en-us.title', 'v2:page.blt01__cs9.en-us'])
+    t.equal(parseCslp(tag), null, JSON.stringify(tag));
+});

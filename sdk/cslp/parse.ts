@@ -3,7 +3,8 @@
  * Parsing follows 3.2.5 exactly, quirks included, because the result travels in messages the
  * editor reads (`scroll`, later `fieldMetadata`): a segment is an index when `+segment` is finite
  * (so an empty segment is index 0), text after a second `:` is dropped, and a v1 tag holding a `:`
- * loses everything from it. A tag without content type, entry and locale is not a tag: null.
+ * loses everything from it. A tag without content type, entry and locale is not a tag, nor is a v2
+ * tag without `entry_variant` (4.4.1's `isValidCslp`): null, and every caller skips it silently.
  */
 
 export interface CslpData {
@@ -36,7 +37,10 @@ export function parseCslp(value: string): CslpData | null {
   const body = head.length > 2 ? head : second;
   const [contentType, entryPiece, locale, ...path] = body.split('.');
   if (!contentType || !entryPiece || !locale) return null;
-  const [entry = '', variant] = version === 'v2' ? entryPiece.split('_') : [entryPiece];
+  const pair = version === 'v2' ? entryPiece.split('_') : [entryPiece];
+  // 4.3+ (isValidCslp): a v2 tag names an entry and a variant, every `_` piece non-empty.
+  if (version === 'v2' && (pair.length < 2 || pair.some((piece) => !piece))) return null;
+  const [entry = '', variant] = pair;
   if (!entry) return null;
 
   const last = path.findLastIndex(isIndex);

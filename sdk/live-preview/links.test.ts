@@ -20,12 +20,20 @@ t.test('a same-origin link gets the hash and the page entry; anything else is le
   t.equal(decorateLink('https://www.halden.de/cs/x-1', PAGE, 'h2'), 'https://www.halden.de/cs/x-1', 'another origin');
   t.equal(decorateLink('/cs/x-1?live_preview=mine', PAGE, 'h2'), '/cs/x-1?live_preview=mine', 'already carries a hash');
   t.equal(
-    decorateLink('/cs/x-1', new URL('https://www.halden.co.uk/cs/y-2?live_preview=h'), 'h'),
-    '/cs/x-1',
-    'no page entry',
+    decorateLink('/cs/x-1', new URL('https://www.halden.co.uk/cs/y-2?live_preview=h&entry_uid=4711'), 'h'),
+    'https://www.halden.co.uk/cs/x-1?live_preview=h',
+    'as 4.4.1: the hash alone is enough; content type and entry only as a pair',
   );
   t.equal(decorateLink('/cs/x-1', PAGE, ''), '/cs/x-1', 'no hash');
   t.throws(() => decorateLink('http://[bad', PAGE, 'h2'));
+});
+
+t.test('under Timeline a link keeps the preview parameters and the timestamp, as 4.4.1 does', async (t) => {
+  const timeline = new URL(`${PAGE.href}&preview_timestamp=2026-11-20T10:00:00.000Z`);
+  t.equal(
+    decorateLink('/cs/oven-4712', timeline, 'h2'),
+    'https://www.halden.co.uk/cs/oven-4712?live_preview=h2&content_type_uid=page&entry_uid=4711&preview_timestamp=2026-11-20T10%3A00%3A00.000Z',
+  );
 });
 
 t.test('clicks rewrite the link before the browser follows it; a bad URL keeps the link and logs', async (t) => {

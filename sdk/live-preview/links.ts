@@ -5,18 +5,22 @@ import { logger } from '../logger.ts';
 /**
  * Link decoration: a same-origin link clicked inside the editor carries the
  * preview parameters, so the next page opens in preview too. The hash is the latest one the editor
- * sent; the entry parameters are the current page's. A link that already has a hash, or a page
- * without its entry parameters, is left alone.
+ * sent; the entry parameters are the current page's, added only as a pair, and under Timeline its
+ * `preview_timestamp` goes along, so the next page shows the same moment (4.4.1,
+ * `addLivePreviewQueryTags`). A link that already has a hash, or a page without one, is left alone.
  */
 export function decorateLink(href: string, page: URL, hash: string): string {
   const url = new URL(href, page);
+  if (url.origin !== page.origin || url.searchParams.has('live_preview') || !hash) return href;
+  url.searchParams.set('live_preview', hash);
   const contentType = page.searchParams.get('content_type_uid');
   const entry = page.searchParams.get('entry_uid');
-  if (url.origin !== page.origin || url.searchParams.has('live_preview') || !hash || !contentType || !entry)
-    return href;
-  url.searchParams.set('live_preview', hash);
-  url.searchParams.set('content_type_uid', contentType);
-  url.searchParams.set('entry_uid', entry);
+  if (contentType && entry) {
+    url.searchParams.set('content_type_uid', contentType);
+    url.searchParams.set('entry_uid', entry);
+  }
+  const timestamp = page.searchParams.get('preview_timestamp');
+  if (timestamp) url.searchParams.set('preview_timestamp', timestamp);
   return url.href;
 }
 

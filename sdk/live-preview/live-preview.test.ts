@@ -257,3 +257,38 @@ t.test('destroy while the builder chunk loads in the editor: no builder UI is mo
   await time.advance(5);
   t.equal(framed.site.document.querySelector('.visual-builder__container'), null);
 });
+
+t.test(
+  'a preview-share link mounts the builder UI as 4.4.1 does; a page with neither parameter does not',
+  async (t) => {
+    const mounted = async (query: string) => {
+      const framed = framedSite({ url: `${PAGE}${query}` });
+      const time = fakeTime(t, framed);
+      t.teardown(() => framed.close());
+      let replied = false;
+      framed.editor('visual-builder').on('init', () => {
+        replied = true;
+        return { windowType: 'preview-share' };
+      });
+      const config = baseConfig();
+      applyInit(config, { mode: 'builder', stackDetails: { apiKey: 'k', environment: 'preview' } });
+      let loaded: Promise<unknown> = Promise.resolve();
+      const layer = startLayer(framed.site, config, createSubscribers(crypto), {
+        sanitizer: () => Promise.reject(new Error('not in this test')),
+        builder: () => {
+          const chunk = import('../builder/builder.ts');
+          loaded = chunk;
+          return chunk;
+        },
+      });
+      t.teardown(() => layer.destroy());
+      for (let turns = 0; !replied && turns < 100; turns++) await time.advance(5);
+      t.ok(replied, 'the editor answered the builder init');
+      await loaded;
+      await time.advance(5);
+      return framed.site.document.querySelector('.visual-builder__container') !== null;
+    };
+    t.equal(await mounted('&preview_share=blt-share'), true, '?preview_share alone mounts the UI');
+    t.equal(await mounted(''), false, 'without builder or preview_share no UI is mounted');
+  },
+);

@@ -160,11 +160,14 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
             }),
           );
     }
-    if (config.windowType !== 'builder') return;
-    handleClientData();
-    visualBuilder.send('send-variant-and-locale').catch(ignore);
-    // The builder UI exists only when the URL asks for it.
-    if (loaders.builder && new URL(win.location.href).searchParams.get('builder')) {
+    if (config.windowType === 'builder') {
+      handleClientData();
+      visualBuilder.send('send-variant-and-locale').catch(ignore);
+    } else if (config.windowType !== 'preview-share') return;
+    // The builder UI exists only when the URL asks for it: `builder`, or since 4.0.1 a
+    // preview-share link (`preview_share`), where reviewers hover, focus and comment.
+    const query = new URL(win.location.href).searchParams;
+    if (loaders.builder && (query.get('builder') || query.get('preview_share'))) {
       const { startBuilder } = await loaders.builder();
       const entryChanged = (listener: () => void) => {
         const id = subscribers.add(listener);

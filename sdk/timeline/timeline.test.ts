@@ -66,6 +66,30 @@ t.test('tag contents: inner HTML of leaf tags, attribute text of void elements',
   });
 });
 
+t.test('invalid tags are skipped in the tag contents and the diff, as 4.4.1 does', async (t) => {
+  const { win, editor } = setup(t);
+  win.document
+    .querySelector('main')
+    ?.insertAdjacentHTML(
+      'beforeend',
+      '<span data-cslp="page.4711">short</span><span data-cslp="v2:page.4711.en-GB.note">no variant</span>',
+    );
+  t.same(Object.keys((await editor.send('send-cslp-data')) as object), [
+    'page.4711.en-GB.title',
+    'page.4711.en-GB.summary',
+    'page.4711.en-GB.image',
+  ]);
+  await editor.send('diff-value', {
+    type: 'compare',
+    diff: { 'page.4711': 'changed', 'v2:page.4711.en-GB.note': 'x' },
+  });
+  t.same(
+    Array.from(win.document.querySelectorAll('span'), (span) => span.innerHTML),
+    ['short', 'no variant'],
+    'untouched',
+  );
+});
+
 t.test('a diff is sanitised before it touches the page, then removed with the original nodes back', async (t) => {
   const { win, editor, loads, sanitized } = setup(t);
   const doc = win.document;

@@ -1,3 +1,4 @@
+import { parseCslp } from '../cslp/parse.ts';
 import { addStyles, CSLP, leafTagged, type PageWindow } from '../dom.ts';
 import { type Received, readDiffValue, type Sent } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
@@ -48,7 +49,10 @@ export function handleTimeline(
   channel.on('send-cslp-data', () => {
     const values: Record<string, string> = {};
     for (const element of leafTagged(doc)) {
-      values[element.getAttribute(CSLP) as string] = isVoid(element)
+      const tag = element.getAttribute(CSLP) as string;
+      // 4.3+ leaves out tags that are no tags (isValidCslp), in the contents and in the diff.
+      if (!parseCslp(tag)) continue;
+      values[tag] = isVoid(element)
         ? Array.from(element.attributes, (a) => `${a.name} -> ${a.value}\n`).join('')
         : element.innerHTML;
     }
@@ -64,7 +68,7 @@ export function handleTimeline(
     for (const element of leafTagged(doc)) {
       const tag = element.getAttribute(CSLP) as string;
       const html = Object.hasOwn(diff, tag) ? diff[tag] : undefined;
-      if (!html) continue;
+      if (!html || !parseCslp(tag)) continue;
       if (isVoid(element)) {
         element.classList.add(`${VOID_CLASS}${operation}`);
         continue;

@@ -108,24 +108,21 @@ t.test('a field the schema does not know shows the invalid-tag badge', async (t)
   t.equal(await site.getAttribute(SUBLINE, 'contenteditable'), null, 'a field without a type is not edited in place');
 });
 
-t.test(
-  'opened outside the editor, a builder page offers Start Editing with a link to the visual builder',
-  async (t) => {
-    const context = await editor.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    const url = editor.server.url('uk', `${DISHWASHER}?live_preview=builder-e2e&builder=true`);
-    await page.goto(url);
-    const link = page.locator('[data-testid="vcms-start-editing-btn"]');
-    await link.waitFor({ timeout: 10_000 });
-    t.equal(await link.textContent(), 'Start Editing');
-    const href = new URL((await link.getAttribute('href')) ?? '');
-    t.equal(href.origin, editor.origin);
-    t.match(href.hash, /^#!\/stack\/blt-e2e\/visual-builder\?/);
-    t.equal(new URLSearchParams(href.hash.split('?')[1]).get('target-url'), url);
-    t.equal(await page.locator('.visual-builder__container').count(), 0, 'no builder UI outside the editor');
-  },
-);
+t.test('opened outside the editor, a builder page offers Start Editing with a link to the visual editor', async (t) => {
+  const context = await editor.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const url = editor.server.url('uk', `${DISHWASHER}?live_preview=builder-e2e&builder=true`);
+  await page.goto(url);
+  const link = page.locator('[data-testid="vcms-start-editing-btn"]');
+  await link.waitFor({ timeout: 10_000 });
+  t.equal(await link.textContent(), 'Start Editing');
+  const href = new URL((await link.getAttribute('href')) ?? '');
+  t.equal(href.origin, editor.origin);
+  t.match(href.hash, /^#!\/stack\/blt-e2e\/visual-editor\?/);
+  t.equal(new URLSearchParams(href.hash.split('?')[1]).get('target-url'), url);
+  t.equal(await page.locator('.visual-builder__container').count(), 0, 'no builder UI outside the editor');
+});
 
 t.test('scroll-to-view-field-by-cslp-value brings the field to the middle of the frame', async (t) => {
   const { page, site } = await openBuilder(t);
