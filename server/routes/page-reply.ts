@@ -18,17 +18,18 @@ export const PUBLIC_REDIRECT = 'public, max-age=3600';
 const encodings = new Map<string, PageEncoding>();
 const ENCODINGS_KEPT = 64;
 
-/** The encoding a cached page is sent in for this Accept-Encoding: br or gzip as the client ranks them, else identity. */
 const SERVER_ORDER = ['br', 'gzip', 'identity'];
+/** negotiator 1.x takes the tie-break order; its published types predate the option. */
+type WithPreferred = { encoding(available: string[], options: { preferred: string[] }): string | undefined };
 
+/** The encoding a cached page is sent in for this Accept-Encoding: br or gzip as the client weighs them (brotli at equal weight), else identity. */
 export function preferredEncoding(acceptEncoding: string | undefined): PageEncoding {
   const header = acceptEncoding ?? '';
   let encoding = encodings.get(header);
   if (encoding === undefined) {
     // At equal weight brotli wins: browsers list gzip first, and brotli's page is the smaller one.
-    const negotiated = new Negotiator({ headers: { 'accept-encoding': header } }).encoding(SERVER_ORDER, {
-      preferred: SERVER_ORDER,
-    });
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': header } }) as WithPreferred;
+    const negotiated = negotiator.encoding(SERVER_ORDER, { preferred: SERVER_ORDER });
     encoding = negotiated === 'br' || negotiated === 'gzip' ? negotiated : 'identity';
     // Bounded: a client inventing values gets them negotiated, never kept.
     if (encodings.size < ENCODINGS_KEPT) encodings.set(header, encoding);
