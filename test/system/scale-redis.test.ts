@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import { createClient } from 'graphql-ws';
 import t from 'tap';
 import WebSocket from 'ws';
-import { CATALOG_WRITE, createTokens } from '../server/data/auth.ts';
-import { Metrics } from '../server/observability/metrics.ts';
-import { freePort } from './e2e/server.ts';
-import { demoServer, previewWithDrafts } from './helpers.ts';
+import { CATALOG_WRITE, createTokens } from '../../server/data/auth.ts';
+import { Metrics } from '../../server/observability/metrics.ts';
+import { freePort } from '../e2e/server.ts';
+import { demoServer, previewWithDrafts } from '../helpers.ts';
+import { needs, REDIS } from './parts.ts';
 
 /**
  * Three instances sharing Debian's redis-server: a revalidate on one reaches all within a second,
@@ -20,7 +21,6 @@ import { demoServer, previewWithDrafts } from './helpers.ts';
  * another, and with Redis gone every page is still served, then sharing resumes when it is back.
  */
 
-const REDIS = '/usr/bin/redis-server';
 const TOKEN = 'revalidate-token-for-scale-tests';
 const SECRET = 'scale-test-secret-that-is-long-enough-0123';
 const PRODUCT = '/cs/kitchen/aquasense-60-dishwasher-4711';
@@ -42,9 +42,13 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 }
 
 function startRedis(port: number): ChildProcess {
-  return spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  return spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
 }
 
 interface Instance {
@@ -68,10 +72,7 @@ const renders = async (instance: Instance) => {
 };
 
 t.test('instances share invalidation, pages and price changes through Redis, and survive without it', async (t) => {
-  if (!existsSync(REDIS)) {
-    t.fail(`${REDIS} is missing: .ci/run installs Debian's redis-server`);
-    return;
-  }
+  if (!needs(t, [REDIS])) return;
   const redisPort = await freePort();
   let redis = startRedis(redisPort);
   t.teardown(() => redis.kill('SIGKILL'));
