@@ -46,6 +46,8 @@ export interface ContentstackOptions {
   maxEntries: number;
   logger?: { warn(details: object, message: string): void };
   timeouts?: HttpTimeouts;
+  /** The clock cache lifetimes are measured on (milliseconds); tests move their own. */
+  now?: () => number;
 }
 
 export interface ContentstackContentService extends ContentService {
