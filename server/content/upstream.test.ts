@@ -142,13 +142,19 @@ t.test('the cache is bounded: the least recently used read leaves first', async 
   t.equal(seen.length, 4, 'page 2 was evicted');
 });
 
-t.test('within the stale window a stale read is served at once and refreshed behind', async (t) => {
+/** Page 7 read as "Old", then changed upstream to "New" while the clock passes its 30 ms lifetime. */
+async function changedPastLifetime(t: Test, staleMs: number) {
   const { origin, state, seen } = await startUpstream(t, { pages: { 'de-CH/7': [page('7', 'Old')] } });
   let now = 1_000;
-  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 60_000, now: () => now });
+  const s = service(t, origin, { cacheTtlMs: 30, staleMs, now: () => now });
   t.match(await s.getPage('7', 'de-CH'), { title: 'Old' });
   state.pages['de-CH/7'] = [page('7', 'New')];
   now += 50; // past the 30 ms lifetime (±10 %)
+  return { s, seen };
+}
+
+t.test('within the stale window a stale read is served at once and refreshed behind', async (t) => {
+  const { s, seen } = await changedPastLifetime(t, 60_000);
   t.match(await s.getPage('7', 'de-CH'), { title: 'Old' }, 'stale value at once');
   // The refresh runs behind the answer: it lands when the upstream has answered, however long that takes.
   await until(async () => (await s.getPage('7', 'de-CH'))?.title === 'New', { what: 'the refresh behind' });
@@ -157,12 +163,7 @@ t.test('within the stale window a stale read is served at once and refreshed beh
 });
 
 t.test('beyond the stale window a read waits for the fresh value', async (t) => {
-  const { origin, state, seen } = await startUpstream(t, { pages: { 'de-CH/7': [page('7', 'Old')] } });
-  let now = 1_000;
-  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 0, now: () => now });
-  t.match(await s.getPage('7', 'de-CH'), { title: 'Old' });
-  state.pages['de-CH/7'] = [page('7', 'New')];
-  now += 50; // past the 30 ms lifetime (±10 %)
+  const { s, seen } = await changedPastLifetime(t, 0);
   t.match(await s.getPage('7', 'de-CH'), { title: 'New' });
   t.equal(seen.length, 2);
 });

@@ -8,6 +8,7 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { until } from '../until.ts';
 import { missing } from './parts.ts';
 
 /**
@@ -187,8 +188,6 @@ function get(
     req.end(body);
   });
 }
-
-const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 function exited(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: string | null } | 'timeout'> {
   if (child.exitCode !== null || child.signalCode !== null) {
@@ -404,12 +403,13 @@ t.test(
 
     // Ready within 30 s.
     let health: Reply | undefined;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && child.exitCode === null) {
-      health = await get(port, '/healthcheck').catch(() => undefined);
-      if (health?.status === 200) break;
-      await delay(250);
-    }
+    await until(
+      async () => {
+        health = await get(port, '/healthcheck').catch(() => undefined);
+        return health?.status === 200 || child.exitCode !== null;
+      },
+      { what: 'GET /healthcheck', timeout: 30_000, every: 250 },
+    ).catch(() => {});
     t.equal(health?.status, 200, 'GET /healthcheck answers 200 within 30 s', {
       output: tail(),
       exit: child.exitCode, // 96: no read-only mount, 97: the app folder was writable
@@ -496,11 +496,13 @@ t.test(
     const stopping = Date.now();
     child.kill('SIGTERM');
     let readyz: Reply | undefined;
-    while (Date.now() - stopping < DRAIN_MS) {
-      readyz = await get(port, '/readyz').catch(() => undefined);
-      if (readyz?.status === 503) break;
-      await delay(50);
-    }
+    await until(
+      async () => {
+        readyz = await get(port, '/readyz').catch(() => undefined);
+        return readyz?.status === 503;
+      },
+      { what: '/readyz draining', timeout: DRAIN_MS, every: 50 },
+    ).catch(() => {});
     t.equal(readyz?.status, 503, '/readyz answers 503 while draining', { output: tail() });
     t.match(readyz?.body ?? '', /"draining"/, 'and says why');
     const during = await get(port, PRODUCT, { host: UK }).catch((error: Error) => ({ status: 0, body: error.message }));

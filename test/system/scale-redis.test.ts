@@ -13,6 +13,7 @@ import { CATALOG_WRITE, createTokens } from '../../server/data/auth.ts';
 import { Metrics } from '../../server/observability/metrics.ts';
 import { freePort } from '../e2e/server.ts';
 import { demoServer, previewWithDrafts } from '../helpers.ts';
+import { until } from '../until.ts';
 import { needs, REDIS } from './parts.ts';
 
 /**
@@ -32,12 +33,10 @@ const DRAFT_URL = '/cs/api/contentstack/_drafts/scale-hash-0001/en-GB/pages/4711
 /** How long a relayed change may take to reach every instance: well under any cache lifetime here. */
 const PROPAGATION_BOUND_MS = 5_000;
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+/** Waits for `check` and says how long that took (ms). */
+async function timed(what: string, check: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(check, { what, timeout: 10_000, every: 10 });
   return Date.now() - started;
 }
 
@@ -110,7 +109,8 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     instances.push({ app, metrics, origin: await app.listen({ port: 0, host: '127.0.0.1' }) });
   }
   const [a, b, c] = instances as [Instance, Instance, Instance];
-  for (const instance of instances) await until('Redis reachable', async () => (await sharedState(instance)) === 'ok');
+  for (const instance of instances)
+    await until(async () => (await sharedState(instance)) === 'ok', { what: 'Redis reachable', timeout: 10_000 });
 
   // One render for all three: the first instance renders, the others take its page from Redis.
   const first = await Promise.all(instances.map(title));
@@ -140,14 +140,14 @@ t.test('instances share invalidation, pages and price changes through Redis, and
     headers: { host: UK, authorization: `Bearer ${TOKEN}` },
   });
   t.equal(revalidate.statusCode, 200);
-  const took = await until('the change on every instance', async () => {
+  const took = await timed('the change on every instance', async () => {
     const all = await Promise.all(instances.map(title));
     return all.every((r) => r.h1 === `${heading} (new)`);
   });
   // Bounded generously: the figure is printed (0.4 s beside one CI run), the bound only tells
   // "relayed" from "expired by TTL". A 1 s bound failed at 1.2 s under two parallel CI runs.
   t.ok(took < PROPAGATION_BOUND_MS, `every instance serves the new content (${took} ms)`);
-  await until('the purge', () => purges > 0);
+  await until(() => purges > 0, { what: 'the purge' });
   t.equal(purges, 1, 'the CDN is asked to purge once, by the instance the change was announced on');
 
   // A price changed through A reaches a subscriber connected to C.
@@ -170,26 +170,25 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   const next = updates.next();
   // The subscription is live once C has a watcher; repeat the change until it is heard.
   let amount = 700;
-  const heard = await Promise.race([
-    next,
-    (async () => {
-      for (;;) {
-        amount++;
-        await a.app.inject({
-          method: 'POST',
-          url: '/graphql',
-          headers: { host: UK, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          payload: { query: `mutation { updateProduct(id: "4711", locale: "en-GB", amount: ${amount}) { version } }` },
-        });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })(),
-  ]);
-  t.ok(
-    (heard as IteratorResult<{ data?: { productUpdated: { price: { amount: number } } } }>).value?.data?.productUpdated
-      .price.amount > 700,
-    'the subscriber on C hears the price set on A',
+  let heard: Awaited<typeof next> | undefined;
+  void next.then((result) => {
+    heard = result;
+  });
+  await until(
+    async () => {
+      if (heard) return true;
+      amount++;
+      await a.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { host: UK, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: { query: `mutation { updateProduct(id: "4711", locale: "en-GB", amount: ${amount}) { version } }` },
+      });
+      return false;
+    },
+    { what: 'the price change heard on C', timeout: 10_000, every: 100 },
   );
+  t.ok((heard?.value?.data?.productUpdated.price.amount ?? 0) > 700, 'the subscriber on C hears the price set on A');
   await updates.return?.();
 
   // A draft saved through A previews through B.
@@ -210,7 +209,10 @@ t.test('instances share invalidation, pages and price changes through Redis, and
   redis.kill('SIGKILL');
   await new Promise((resolve) => redis.once('exit', resolve));
   for (const instance of instances) {
-    await until('Redis reported unreachable', async () => (await sharedState(instance)) === 'unreachable');
+    await until(async () => (await sharedState(instance)) === 'unreachable', {
+      what: 'Redis reported unreachable',
+      timeout: 10_000,
+    });
     t.equal((await title(instance)).status, 200, 'served from memory while Redis is down');
     const ready = await instance.app.inject({ url: '/readyz', headers: { host: UK } });
     t.equal(ready.statusCode, 200, 'still ready: Redis is detail');
@@ -222,14 +224,15 @@ t.test('instances share invalidation, pages and price changes through Redis, and
 
   // Redis back: sharing resumes without a restart.
   redis = startRedis(redisPort);
-  for (const instance of instances) await until('Redis back', async () => (await sharedState(instance)) === 'ok');
+  for (const instance of instances)
+    await until(async () => (await sharedState(instance)) === 'ok', { what: 'Redis back', timeout: 10_000 });
   writeFileSync(file, original.replace(`"${heading}"`, `"${heading} (again)"`));
   await a.app.inject({
     method: 'POST',
     url: '/cs/api/_revalidate',
     headers: { host: UK, authorization: `Bearer ${TOKEN}` },
   });
-  const again = await until('the change after recovery', async () => {
+  const again = await timed('the change after recovery', async () => {
     const all = await Promise.all(instances.map(title));
     return all.every((r) => r.h1 === `${heading} (again)`);
   });
