@@ -47,7 +47,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
   // ids a client invents. Far above the demo's few thousand entries.
   const cache = new LRUCache<string, Promise<unknown>>({ max: options.maxEntries ?? 20_000 });
   const drafts = options.drafts ?? fileDraftStore(dir);
-  const changes = new ContentChanges();
+  const changes = new ContentChanges(options.logger);
   changes.subscribe(() => cache.clear());
   let watcher: FSWatcher | undefined;
   if (options.watch) {

@@ -61,7 +61,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
   const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
   /** `{host} {locale}` whose answers said they vary by cookie; bounded by the sites config. */
   const varyingConfigs = new Set<string>();
-  const changes = new ContentChanges();
+  const changes = new ContentChanges(logger);
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
 
