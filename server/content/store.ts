@@ -30,6 +30,8 @@ type Parse = (value: unknown, where: string) => unknown;
 export interface EmbeddedStore extends ContentService {
   /** Where this store's drafts and comment threads are kept. */
   readonly drafts: DraftStore;
+  /** The page ids of a locale, by number: the embedded store can always list them. */
+  listPages(locale: string): Promise<string[]>;
   /** How many published entries are held in memory now. */
   cachedEntries(): number;
   close(): void;
