@@ -1,5 +1,3 @@
-import type { InitData } from '../sdk/config/types.ts';
-
 /**
  * How a preview page hands the layer its configuration: a JSON block the server writes next to
  * the script tag (`<script type="application/json" id=…>`), because `script-src 'self'` forbids
@@ -7,7 +5,21 @@ import type { InitData } from '../sdk/config/types.ts';
  */
 export const PAGE_CONFIG_ID = 'vitrine-preview-config';
 
+/**
+ * What the server writes for the layer's `init()`: the part of the layer's `InitData` a page sets.
+ * Declared here, not imported from sdk/, so shared code depends on nothing above it; the
+ * standalone script passes it to `init()`, where the compiler checks it still fits.
+ */
+export interface PageInit {
+  ssr: boolean;
+  mode: 'preview' | 'builder';
+  stackDetails: { apiKey?: string; environment?: string; branch?: string };
+  clientUrlParams: { protocol: 'http' | 'https'; host: string; port: number };
+  /** The editor origins this page may talk to. */
+  editorOrigins: string[];
+}
+
 export interface PageConfig {
   /** What the standalone script passes to `init`. */
-  init: InitData;
+  init: PageInit;
 }

@@ -1,5 +1,6 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
+import { flush } from '../test/until.ts';
 import { BUILD_CHECK_INTERVAL_MS, showUpdateNotice, watchBuild } from './build-update.ts';
 import type { RuntimeData } from './runtime-data.ts';
 
@@ -34,11 +35,11 @@ t.test('returning to the tab checks only after the interval; a new id is detecte
   t.teardown(stop);
   clock = BUILD_CHECK_INTERVAL_MS - 1;
   setVisibility('visible');
-  await new Promise((r) => setTimeout(r, 5));
+  await flush();
   t.same(calls, [], 'too early: no request');
   clock = BUILD_CHECK_INTERVAL_MS;
   setVisibility('visible');
-  await new Promise((r) => setTimeout(r, 5));
+  await flush();
   t.equal(calls[0], `/builds/latest.json?${BUILD_CHECK_INTERVAL_MS}`, 'latest.json with a timestamp query');
   t.equal(calls[1], '/builds/meta/bbb.json', 'the new build’s route-rules manifest');
   t.same(updates, ['bbb']);
@@ -52,7 +53,7 @@ t.test('the same build id is no update; a failing manifest fetch is logged', asy
   const stop = watchBuild({ data, fetch: same.fn, now: () => clock, onUpdate: (id) => updates.push(id) });
   clock = BUILD_CHECK_INTERVAL_MS;
   setVisibility('visible');
-  await new Promise((r) => setTimeout(r, 5));
+  await flush();
   stop();
   t.same(updates, []);
   const logged: unknown[] = [];
@@ -65,7 +66,7 @@ t.test('the same build id is no update; a failing manifest fetch is logged', asy
   const stop2 = watchBuild({ data, fetch: failing.fn, now: () => clock });
   clock += BUILD_CHECK_INTERVAL_MS;
   setVisibility('visible');
-  await new Promise((r) => setTimeout(r, 5));
+  await flush();
   stop2();
   t.match(String(logged[0]), /Route-rules manifest fetch failed/);
 });

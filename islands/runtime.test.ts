@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import t from 'tap';
 import { serializeInlineJson } from '../common/inline-json.ts';
 import { browserImport, browserUrl, hydratedBy, RUNTIME } from '../test/browser-modules.ts';
+import { until } from '../test/until.ts';
 import Counter from './fixtures/counter.tsx';
 
 /**
@@ -54,12 +55,17 @@ function island(strategy: string, props: { label: string; start: number }, extra
   return `<vitrine-island ${attrs}>${html}</vitrine-island>`;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/**
+ * "Not hydrated yet" means something only once the runtime has had every chance: a load island
+ * added now (as a live-preview morph adds one) goes through the same import and hydration, so once
+ * it has hydrated, an island that should not have waited would have hydrated too.
+ */
+async function afterWitness(): Promise<void> {
+  const html = island('load', { label: 'Witness', start: 0 }).replace('data-name="counter"', 'data-name="witness"');
+  window.document.body.insertAdjacentHTML('beforeend', html);
+  const witness = window.document.body.lastElementChild as unknown as HTMLElement;
+  window.document.dispatchEvent(new window.CustomEvent('vitrine:morphed', { detail: { added: [witness] } }));
+  await until(() => witness.hasAttribute('data-hydrated'), { what: 'the witness island' });
 }
 
 const { start } = await browserImport<typeof import('./runtime.ts')>(new URL('./runtime.ts', import.meta.url));
@@ -68,12 +74,12 @@ t.test('a load island hydrates and responds; static HTML around it stays static'
   window.document.body.innerHTML = `<p id="static">Static text</p>${island('load', { label: 'Clicks', start: 1 })}`;
   start();
   const el = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
-  await until(() => el.hasAttribute('data-hydrated'), 'hydration');
+  await until(() => el.hasAttribute('data-hydrated'), { what: 'hydration' });
   t.equal(hydratedBy(el), RUNTIME, `hydrated by ${RUNTIME}`);
   const button = el.querySelector('button') as unknown as HTMLButtonElement;
   t.equal(button.textContent, 'Clicks 1', 'props came from the JSON attribute');
   button.click();
-  await until(() => button.textContent === 'Clicks 2', 'the click to re-render');
+  await until(() => button.textContent === 'Clicks 2', { what: 'the click to re-render' });
   t.equal(button.textContent, 'Clicks 2');
   t.equal(window.document.getElementById('static')?.textContent, 'Static text');
 });
@@ -87,15 +93,15 @@ t.test('a visible island waits for the viewport; a media island for its query', 
     island('media', { label: 'Wide', start: 0 }, 'data-media="(min-width: 900px)"');
   start();
   const [visible, media] = [...window.document.querySelectorAll('vitrine-island')] as unknown as HTMLElement[];
-  await new Promise((r) => setTimeout(r, 50));
+  await afterWitness();
   t.notOk(visible?.hasAttribute('data-hydrated'), 'not hydrated before it is visible');
   t.notOk(media?.hasAttribute('data-hydrated'), 'not hydrated while the query does not match');
   t.equal(observers.length, 1);
   observers[0]?.callback([{ isIntersecting: true }]);
-  await until(() => visible?.hasAttribute('data-hydrated') ?? false, 'visible hydration');
+  await until(() => visible?.hasAttribute('data-hydrated') ?? false, { what: 'visible hydration' });
   t.ok(observers[0]?.disconnected, 'the observer is released after hydration');
   for (const listener of mediaListeners) listener({ matches: true });
-  await until(() => media?.hasAttribute('data-hydrated') ?? false, 'media hydration');
+  await until(() => media?.hasAttribute('data-hydrated') ?? false, { what: 'media hydration' });
   t.pass('both hydrated once their trigger fired');
 });
 
@@ -105,14 +111,14 @@ t.test('islands streamed after the runtime ran are scheduled once the document i
   t.teardown(() => Reflect.deleteProperty(window.document, 'readyState'));
   start();
   const above = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
-  await until(() => above.hasAttribute('data-hydrated'), 'the island parsed before the runtime ran');
+  await until(() => above.hasAttribute('data-hydrated'), { what: 'the island parsed before the runtime ran' });
   // The rest of the stream arrives, then parsing ends.
   window.document.body.insertAdjacentHTML('beforeend', island('load', { label: 'Below', start: 0 }));
   const below = window.document.querySelectorAll('vitrine-island')[1] as unknown as HTMLElement;
-  await new Promise((r) => setTimeout(r, 30));
+  await afterWitness();
   t.notOk(below.hasAttribute('data-hydrated'), 'not seen while the document is loading');
   window.document.dispatchEvent(new window.Event('DOMContentLoaded'));
-  await until(() => below.hasAttribute('data-hydrated'), 'the island streamed after the runtime ran');
+  await until(() => below.hasAttribute('data-hydrated'), { what: 'the island streamed after the runtime ran' });
   t.pass('both hydrated');
 });
 
@@ -124,10 +130,10 @@ t.test('an idle island hydrates when the browser is idle', async (t) => {
   window.document.body.innerHTML = island('idle', { label: 'Idle', start: 0 });
   start();
   const el = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
-  await new Promise((r) => setTimeout(r, 30));
-  t.notOk(el.hasAttribute('data-hydrated'));
+  await afterWitness();
+  t.notOk(el.hasAttribute('data-hydrated'), 'not before the browser is idle');
   idle?.();
-  await until(() => el.hasAttribute('data-hydrated'), 'idle hydration');
+  await until(() => el.hasAttribute('data-hydrated'), { what: 'idle hydration' });
 });
 
 t.test('a nested island hydrates only after its parent', async (t) => {
@@ -149,11 +155,12 @@ t.test('a nested island hydrates only after its parent', async (t) => {
   });
   observer.observe(window.document.body, { attributes: true, subtree: true });
   start();
-  await new Promise((r) => setTimeout(r, 50));
-  t.same(order, [], 'the child waits although its own trigger (load) fired');
+  await afterWitness();
+  const nested = () => order.filter((name) => name !== 'witness');
+  t.same(nested(), [], 'the child waits although its own trigger (load) fired');
   idle?.();
-  await until(() => order.length >= 1, 'parent hydration');
-  t.equal(order[0], 'parent', 'parent first');
+  await until(() => nested().length >= 1, { what: 'parent hydration' });
+  t.equal(nested()[0], 'parent', 'parent first');
 });
 
 t.test('a chunk that fails to load is reported, not thrown', async (t) => {
@@ -169,7 +176,7 @@ t.test('a chunk that fails to load is reported, not thrown', async (t) => {
     browserUrl(pathToFileURL('islands/fixtures/missing.tsx')),
   );
   start();
-  await until(() => errors.length === 1, 'the error event');
+  await until(() => errors.length === 1, { what: 'the error event' });
   t.equal(errors.length, 1);
 });
 
@@ -179,9 +186,9 @@ t.test(
     window.document.body.innerHTML = island('load', { label: 'Kept', start: 0 });
     start();
     const kept = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
-    await until(() => kept.hasAttribute('data-hydrated'), 'first hydration');
+    await until(() => kept.hasAttribute('data-hydrated'), { what: 'first hydration' });
     (kept.querySelector('button') as unknown as HTMLButtonElement).click();
-    await until(() => kept.textContent === 'Kept 1', 'state in the kept island');
+    await until(() => kept.textContent === 'Kept 1', { what: 'state in the kept island' });
 
     const holder = window.document.createElement('div');
     holder.innerHTML = island('load', { label: 'Added', start: 5 });
@@ -190,9 +197,9 @@ t.test(
     window.document.dispatchEvent(
       new window.CustomEvent('vitrine:morphed', { detail: { added: [added], removed: [kept] } }),
     );
-    await until(() => added.hasAttribute('data-hydrated'), 'the added island');
+    await until(() => added.hasAttribute('data-hydrated'), { what: 'the added island' });
     t.equal(added.textContent, 'Added 5');
-    await until(() => kept.textContent === '', 'the removed island unmounted');
+    await until(() => kept.textContent === '', { what: 'the removed island unmounted' });
     start();
     t.equal(added.textContent, 'Added 5', 'start() again does not hydrate an island twice');
   },

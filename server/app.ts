@@ -100,6 +100,8 @@ export interface ServerOptions {
   requestLogging?: boolean;
   /** How long a rendered page is fresh in the HTML cache; then it is served stale while it re-renders. */
   htmlCacheTtlMs?: number;
+  /** The HTML cache's clock (milliseconds); tests move their own. */
+  htmlCacheNow?: () => number;
   /** Editor origins, stack and draft token; read from the environment (PREVIEW_*, EDITOR_ORIGINS) when absent. */
   preview?: PreviewConfig;
   /** The editor workbench at /__workbench (development tool); its origins (every storefront host on `port`) join the editor origins. */
@@ -202,6 +204,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : new HtmlCache({
           maxEntries: 2000,
           ttlMs: pageTtlMs,
+          ...(options.htmlCacheNow ? { now: options.htmlCacheNow } : {}),
           onLookup: metrics && ((result) => metrics.cacheLookup(result)),
           ...(shared ? { tier: shared.pages } : {}),
         });

@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
+import { get as getOn } from './e2e/server.ts';
 import { demoServer, HOSTS, testAssets } from './helpers.ts';
 
 /**
@@ -17,20 +17,7 @@ t.before(async () => {
 });
 t.teardown(() => app.close());
 
-function get(host: string, path: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ port, path, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (host: string, path: string) => getOn(port, host, path);
 
 t.test('latest.json names the serving build and is revalidated on every check', async (t) => {
   const res = await get(HOSTS.ch, '/builds/latest.json');

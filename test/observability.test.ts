@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { mock } from 'node:test';
 import { createClient } from 'graphql-ws';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import t from 'tap';
@@ -217,10 +217,10 @@ t.test('open WebSocket subscriptions are a gauge', async (t) => {
     { query: 'subscription { productUpdated(ids: ["4711"], locale: "en-GB") { id } }' },
     { next: () => {}, error: () => {}, complete: () => {} },
   );
-  for (let i = 0; i < 100 && (await gauge()) === 0; i++) await sleep(20);
+  await until(async () => (await gauge()) !== 0, { what: 'the subscription counted' });
   t.equal(await gauge(), 1, 'one open');
   stop();
-  for (let i = 0; i < 100 && (await gauge()) !== 0; i++) await sleep(20);
+  await until(async () => (await gauge()) === 0, { what: 'the subscription closed' });
   t.equal(await gauge(), 0, 'closed again');
 });
 
@@ -313,7 +313,10 @@ t.test('/readyz: 503 while starting, when the build is missing or content cannot
   t.equal(starting.statusCode, 503);
   t.same(starting.json(), { status: 'starting', checks: { build: 'ok', content: 'failed' } });
   fail = false;
-  await sleep(1_050); // failed checks are tried again after a second
+  // Failed checks are tried again after a second, on the wall clock: moved here, not waited for.
+  mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  t.teardown(() => mock.timers.reset());
+  mock.timers.tick(1_050);
   await app.inject({ url: '/readyz' });
   await app.readiness.start();
   t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'ready once content answers');

@@ -58,18 +58,19 @@ async function appWith(t: Test, overrides: Partial<ServerOptions>) {
 
 t.test('a fault after a good render serves the last good page; without one, a 503 error page', async (t) => {
   const { content, faults } = faultyStore();
-  // Rendered pages go stale at once, so every request after the first tries to render again.
-  const app = await appWith(t, { content, htmlCacheTtlMs: 1 });
+  // Rendered pages go stale once the clock moves, so every request after that tries to render again.
+  let now = 1_000;
+  const app = await appWith(t, { content, htmlCacheTtlMs: 1, htmlCacheNow: () => now });
   const good = await get(app, PRODUCT);
   t.equal(good.statusCode, 200);
 
   faults.pages.add('4711');
   faults.pages.add('7000');
-  await sleep(5);
+  now += 5;
   const stale = await get(app, PRODUCT);
   t.equal(stale.statusCode, 200, 'the last good page');
   t.equal(stale.body, good.body, 'exactly as it was rendered');
-  await sleep(5);
+  now += 5;
   t.equal((await get(app, PRODUCT)).body, good.body, 'and again after the refresh failed');
 
   assertErrorPage(t, await get(app, '/cs/service/warranty-7000'), 'a page never rendered');
@@ -77,7 +78,7 @@ t.test('a fault after a good render serves the last good page; without one, a 50
   t.equal(home.statusCode, 200, 'other pages keep serving');
 
   faults.pages.clear();
-  await sleep(5);
+  now += 5;
   t.equal((await get(app, '/cs/service/warranty-7000')).statusCode, 200, 'the page recovers with its upstream');
 });
 
@@ -119,7 +120,7 @@ async function faultyUpstream(t: Test) {
   const face = await demoServer();
   await face.listen({ port: 0, host: '127.0.0.1' });
   const facePort = (face.server.address() as AddressInfo).port;
-  const state = { mode: 'pass' as Mode };
+  const state = { mode: 'pass' as Mode, held: 0 };
   const server: Server = createServer((req, res) => {
     if (state.mode === '5xx') {
       res.writeHead(503, { 'content-type': 'application/json' });
@@ -144,6 +145,7 @@ async function faultyUpstream(t: Test) {
     if (state.mode === 'slow') {
       // Far past every client timeout: the client gives up first however late a loaded machine fires
       // its timers (undici's are coarse), so a slow read is never mistaken for a good one.
+      state.held++;
       const timer = setTimeout(pass, 30_000);
       res.on('close', () => clearTimeout(timer));
       return;
@@ -199,8 +201,9 @@ t.test('over HTTP: slow, 5xx, garbage JSON and refused upstreams', async (t) => 
   // While one page waits on a slow upstream, others are served meanwhile.
   upstream.state.mode = 'slow';
   const order: string[] = [];
+  const held = upstream.state.held;
   const slow = get(app, '/cs/x-7000').then((res) => order.push(`slow ${res.statusCode}`));
-  await sleep(20);
+  await until(() => upstream.state.held > held, { what: 'the slow read held by the upstream' });
   await get(app, PRODUCT).then((res) => order.push(`cached ${res.statusCode}`));
   await get(app, '/healthcheck', 'localhost').then((res) => order.push(`health ${res.statusCode}`));
   await slow;

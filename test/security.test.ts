@@ -538,8 +538,7 @@ async function dataSocket(port: number) {
   });
   if (opened) {
     socket.send(JSON.stringify({ type: 'connection_init' }));
-    for (let i = 0; i < 500 && !messages.some((m) => m.type === 'connection_ack'); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => messages.some((m) => m.type === 'connection_ack'), { what: 'the acknowledgement' });
   }
   return { socket, messages, opened };
 }
@@ -553,8 +552,7 @@ t.test('21. one socket holds at most 100 subscriptions: the 100th is served, the
   const query = 'subscription($ids:[ID!]!){productUpdated(ids:$ids,locale:"en-GB"){id}}';
   for (let i = 1; i <= 101; i++)
     socket.send(JSON.stringify({ type: 'subscribe', id: `s${i}`, payload: { query, variables: { ids: ['4711'] } } }));
-  for (let i = 0; i < 500 && !messages.some((m) => m.type === 'error'); i++)
-    await new Promise((r) => setTimeout(r, 10));
+  await until(() => messages.some((m) => m.type === 'error'), { what: 'the refusal' });
   const refused = messages.filter((m) => m.type === 'error').map((m) => m.id);
   t.same(refused, ['s101'], 'only the one past the cap');
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { startDataServer } from '../../server/data/test-server.ts';
+import { until } from '../../test/until.ts';
 import { createDataClient, type DataClientOptions } from './client.ts';
 import { GraphQLHttpError, postGraphQL } from './http.ts';
 import { Query } from './query.ts';
@@ -36,14 +37,6 @@ function dataClient(t: Test, options: DataClientOptions) {
   });
   t.teardown(() => client.dispose());
   return { client, logged };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 t.test('queries go by POST with the bearer token when there is one, anonymously otherwise', async (t) => {
@@ -119,7 +112,7 @@ t.test('login and logout restart the channel with 4205 and reset the store unles
       complete: () => {},
     },
   );
-  await until(() => client.realtime.status() === 'connected', 'the channel');
+  await until(() => client.realtime.status() === 'connected', { what: 'the channel' });
   let fetches = 0;
   const query = new Query(async () => {
     fetches++;
@@ -131,7 +124,7 @@ t.test('login and logout restart the channel with 4205 and reset the store unles
   client.login(server.writerToken);
   t.equal(tokens.value, server.writerToken, 'login stores the token');
   // Resubscribed on a second connection: the restart is complete.
-  await until(() => server.upgrades() === 2 && server.catalog.watchers() === 1, 'the restart');
+  await until(() => server.upgrades() === 2 && server.catalog.watchers() === 1, { what: 'the restart' });
   t.same(logged, ['Socket closed with event 4205 Client Restart']);
   t.equal(fetches, 1, 'tracked queries are refetched');
   t.equal(cache.get('k'), undefined, 'cached results are forgotten');
@@ -139,7 +132,7 @@ t.test('login and logout restart the channel with 4205 and reset the store unles
   cache.set('k', { data: 2 });
   client.logout({ skipReset: true });
   t.equal(tokens.value, null, 'logout clears the token');
-  await until(() => server.upgrades() === 3 && server.catalog.watchers() === 1, 'the second restart');
+  await until(() => server.upgrades() === 3 && server.catalog.watchers() === 1, { what: 'the second restart' });
   t.equal(logged[1], 'Socket closed with event 4205 Client Restart');
   t.equal(fetches, 1, 'skipReset: nothing refetched');
   t.same(cache.get('k'), { data: 2 }, 'skipReset: the cache stays');

@@ -1,5 +1,6 @@
 import { mock } from 'node:test';
 import t from 'tap';
+import { until } from '../../test/until.ts';
 import type { GraphQLResult } from './http.ts';
 import { Query, type QueryState } from './query.ts';
 
@@ -63,7 +64,7 @@ t.test('setVariables, refetch, fetchMore and poll each show their own state, the
   t.match(query.snapshot(), { data: ['b2', 'c'], variables: { page: 2 } }, 'merged; the variables stay');
 
   query.startPolling(5);
-  while (calls.length < 5) await new Promise((resolve) => setTimeout(resolve, 2));
+  await until(() => calls.length >= 5, { what: 'the first poll' });
   query.stopPolling();
   t.equal(query.snapshot().state, 'poll');
   calls[4]?.answer({ data: ['p'] });

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import { mock } from 'node:test';
 import t, { type Test } from 'tap';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startDataServer } from '../../server/data/test-server.ts';
+import { until } from '../../test/until.ts';
 import { createRealtime, type RealtimeOptions } from './realtime.ts';
 
 /**
@@ -44,14 +46,6 @@ function collect(realtime: ReturnType<typeof createRealtime>, query = UPDATES) {
   return { values, ended, unsubscribe };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /**
  * A graphql-transport-ws server that acknowledges, then does what `script` says with each socket:
  * the close codes and malformed messages the real backend never produces.
@@ -81,9 +75,9 @@ t.test('a subscription delivers changes and the channel reports it is connected'
   const statuses: string[] = [];
   realtime.onStatus((s) => statuses.push(s));
   const { values, unsubscribe } = collect(realtime);
-  await until(() => server.catalog.watchers() === 1, 'the subscription');
+  await until(() => server.catalog.watchers() === 1, { what: 'the subscription' });
   server.catalog.update({ id: '4711', locale: 'en-GB', amount: 555 });
-  await until(() => values.length === 1, 'the update');
+  await until(() => values.length === 1, { what: 'the update' });
   t.same(values, [{ data: { productUpdated: { price: { amount: 555 } } } }]);
   t.same(statuses, ['connected']);
   unsubscribe();
@@ -110,17 +104,17 @@ t.test('suspended, the channel closes its socket and keeps the subscriptions; re
     { query: 'subscription { n }' },
     { next: (value) => values.push(value), error: () => (ended = true), complete: () => (ended = true) },
   );
-  await until(() => values.length === 1, 'the first value');
+  await until(() => values.length === 1, { what: 'the first value' });
 
   realtime.suspend();
-  await until(() => closes.length === 1, 'the socket to close');
+  await until(() => closes.length === 1, { what: 'the socket to close' });
   t.same(closes, [1000], 'a normal close, from the client');
   t.same(statuses, ['connected', 'idle'], 'suspended is not lost');
   t.equal(server.attempts(), 1, 'no reconnection while suspended');
   t.notOk(ended, "the caller's subscription did not end");
 
   realtime.resume();
-  await until(() => values.length === 2, 'a value after resuming');
+  await until(() => values.length === 2, { what: 'a value after resuming' });
   t.equal(server.attempts(), 2, 'one new socket, on resume (a lost one would have reconnected within a few ms)');
   t.same(statuses, ['connected', 'idle', 'connected']);
   t.notOk(ended);
@@ -134,10 +128,10 @@ t.test('after the server drops the socket the channel backs off, reconnects and 
   const statuses: string[] = [];
   realtime.onStatus((s) => statuses.push(`${s}@${Date.now()}`));
   const { values } = collect(realtime);
-  await until(() => server.catalog.watchers() === 1, 'the subscription');
+  await until(() => server.catalog.watchers() === 1, { what: 'the subscription' });
   const dropped = Date.now();
   server.dropSockets();
-  await until(() => statuses.length === 3, 'lost and connected again');
+  await until(() => statuses.length === 3, { what: 'lost and connected again' });
   waits.push(Number(statuses[2]?.split('@')[1]) - dropped);
   t.same(
     statuses.map((s) => s.split('@')[0]),
@@ -145,9 +139,9 @@ t.test('after the server drops the socket the channel backs off, reconnects and 
   );
   t.ok((waits[0] ?? 0) >= 40 + 300, `waited the back-off (base 40 ms + 300 ms jitter): ${waits[0]} ms`);
   t.match(logged, ['Socket closed with event 1006'], 'the close is logged');
-  await until(() => server.catalog.watchers() === 1, 'the resubscription');
+  await until(() => server.catalog.watchers() === 1, { what: 'the resubscription' });
   server.catalog.update({ id: '4711', locale: 'en-GB', amount: 556 });
-  await until(() => values.length === 1, 'an update after the reconnect');
+  await until(() => values.length === 1, { what: 'an update after the reconnect' });
   t.equal(server.upgrades(), 2);
 });
 
@@ -193,7 +187,7 @@ for (const code of RETRIED) {
     });
     const { realtime, logged } = channel(t, server.url);
     collect(realtime);
-    await until(() => realtime.status() === 'connected', 'the second connection');
+    await until(() => realtime.status() === 'connected', { what: 'the second connection' });
     t.equal(server.attempts(), 2);
     t.same(logged, [`Socket closed with event ${code} scripted`]);
   });
@@ -229,10 +223,10 @@ for (const [what, message] of INVALID_MESSAGES) {
     const { error } = await collect(realtime).ended;
     t.type(error, Error, "the subscription ends with the validator's error");
     t.same(errors, [error], 'which reaches the error hook, once');
-    await until(() => server.closes().length === 1, 'the close');
+    await until(() => server.closes().length === 1, { what: 'the close' });
     t.same(server.closes(), [4004], 'the client closed with 4004 Bad Response');
     t.match(logged, [/^Socket closed with event 4004 /]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // graphql-ws hands the error to the subscription only once it has given up reconnecting.
     t.equal(server.attempts(), 1, 'and did not come back');
   });
 }
@@ -244,20 +238,36 @@ t.test('a message before the acknowledgement is rejected too', async (t) => {
   const { realtime } = channel(t, server.url);
   const { error } = await collect(realtime).ended;
   t.match(error, { message: 'First message cannot be of type next' });
-  await until(() => server.closes().length === 1, 'the close');
+  await until(() => server.closes().length === 1, { what: 'the close' });
   t.same(server.closes(), [4004]);
 });
 
 t.test('keep-alive and acknowledgement timeout are off by default', async (t) => {
-  // The server acknowledges only after 300 ms and never pings: the default client waits and stays.
+  // The client's timers run on a fake clock: a minute passes before the acknowledgement and another
+  // after it, and the default client neither gives up waiting nor pings.
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.teardown(() => mock.timers.reset());
+  const waiting: WebSocket[] = [];
+  const subscribes: unknown[] = [];
   const server = await scriptedServer(t, (socket) => {
-    setTimeout(() => socket.send(JSON.stringify({ type: 'connection_ack' })), 300);
-    socket.on('message', (raw) => t.not(JSON.parse(String(raw)).type, 'ping', 'the client never pings'));
+    waiting.push(socket);
+    socket.on('message', (raw) => {
+      const type = JSON.parse(String(raw)).type;
+      t.not(type, 'ping', 'the client never pings');
+      if (type === 'subscribe') subscribes.push(type);
+    });
   });
   const { realtime } = channel(t, server.url, { retryBaseMs: undefined });
   collect(realtime);
-  await until(() => realtime.status() === 'connected', 'the slow acknowledgement');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const socket = await until(() => waiting[0], { what: 'the connection' });
+  mock.timers.tick(60_000);
+  socket.send(JSON.stringify({ type: 'connection_ack' }));
+  await until(() => realtime.status() === 'connected', { what: 'the late acknowledgement' });
+  await until(() => subscribes.length === 1, { what: 'the subscription' });
+  mock.timers.tick(60_000);
+  // A second subscription's message arrives after any ping the client sent before it.
+  collect(realtime);
+  await until(() => subscribes.length === 2, { what: 'the second subscription' });
   t.equal(server.attempts(), 1);
 });
 
@@ -269,18 +279,18 @@ t.test('restart closes with 4205 and reconnects at once, with the new token', as
   const statuses: string[] = [];
   realtime.onStatus((s) => statuses.push(s));
   collect(realtime);
-  await until(() => realtime.status() === 'connected', 'the first connection');
+  await until(() => realtime.status() === 'connected', { what: 'the first connection' });
   token = server.tokens.sign({ sub: 'visitor', roles: [] });
   const restarted = Date.now();
   realtime.restart();
-  await until(() => server.upgrades() === 2 && server.catalog.watchers() === 1, 'the second connection');
+  await until(() => server.upgrades() === 2 && server.catalog.watchers() === 1, { what: 'the second connection' });
   t.ok(Date.now() - restarted < 1000, `reconnected without back-off: ${Date.now() - restarted} ms`);
   t.same(logged, ['Socket closed with event 4205 Client Restart']);
   t.same(statuses, ['connected'], 'a restart is not a lost connection');
   token = 'forged';
   realtime.restart();
-  await until(() => logged.length >= 2, 'the second restart');
+  await until(() => logged.length >= 2, { what: 'the second restart' });
   t.equal(logged[1], 'Socket closed with event 4205 Client Restart');
-  await until(() => logged.includes('Socket closed with event 4403 Forbidden'), 'the new token checked');
+  await until(() => logged.includes('Socket closed with event 4403 Forbidden'), { what: 'the new token checked' });
   t.pass('the reconnect carried the new (forged) token: the server refused it');
 });

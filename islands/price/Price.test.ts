@@ -10,6 +10,7 @@ import { startDataServer } from '../../server/data/test-server.ts';
 import { createRenderContext } from '../../server/render/context.ts';
 import { browserImport, hydratedBy, RUNTIME } from '../../test/browser-modules.ts';
 import { testAssets } from '../../test/helpers.ts';
+import { until } from '../../test/until.ts';
 import type { hydrateIsland as HydrateIsland } from '../hydrate-island.ts';
 import LivePrice, { type LivePriceProps } from './Price.tsx';
 
@@ -98,18 +99,11 @@ t.test('hydrated, it shows the current price, follows changes, and reports a los
   // Unmounting ends the subscription; the DOM globals stay, as the library may still run scheduled work.
   t.teardown(() => root.unmount());
 
-  const until = async (check: () => boolean, what: string, ms = 6000) => {
-    const deadline = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-  await until(() => text('data') === '£899', 'the current price');
+  await until(() => text('data') === '£899', { what: 'the current price' });
   t.equal(text('.availability'), ' IN');
-  await until(() => server.catalog.watchers() === 1, 'the subscription');
+  await until(() => server.catalog.watchers() === 1, { what: 'the subscription' });
   server.catalog.update({ id: '4712', locale: 'en-GB', amount: 855, availability: 'low_stock' });
-  await until(() => text('data') === '£855', 'the pushed price');
+  await until(() => text('data') === '£855', { what: 'the pushed price' });
   t.equal(container.querySelector('data')?.getAttribute('value'), '855');
   t.equal(text('.availability'), ' LOW');
 
@@ -119,11 +113,11 @@ t.test('hydrated, it shows the current price, follows changes, and reports a los
     console.warn = original;
   });
   server.dropSockets();
-  await until(() => text('[role="status"]') === 'LOST', 'the lost message');
+  await until(() => text('[role="status"]') === 'LOST', { what: 'the lost message' });
   t.pass('the lost channel is shown');
   server.catalog.update({ id: '4712', locale: 'en-GB', amount: 850 });
   // The spec's back-off: 1000 ms plus 300 to 3000 ms of jitter.
-  await until(() => text('[role="status"]') === 'BACK', 'the restored message', 6000);
-  await until(() => text('data') === '£850', 'the change made while the channel was lost');
+  await until(() => text('[role="status"]') === 'BACK', { what: 'the restored message', timeout: 6000 });
+  await until(() => text('data') === '£850', { what: 'the change made while the channel was lost' });
   t.pass('restored, and refetched what was missed');
 });

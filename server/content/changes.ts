@@ -24,13 +24,20 @@ export interface ContentChange {
 
 export type ChangeListener = (change: ContentChange) => void;
 
+export interface ChangeLogger {
+  warn(details: object, message: string): void;
+}
+
+/** Without the source's logger, a failing subscriber still leaves a line. */
+const STDERR: ChangeLogger = { warn: (details, message) => console.error(message, details) };
+
 export class ContentChanges {
   readonly #listeners = new Set<ChangeListener>();
-  readonly #onListenerError: (error: unknown) => void;
+  readonly #logger: ChangeLogger;
 
-  /** `onListenerError` hears a subscriber that threw; the others are still told. */
-  constructor(onListenerError: (error: unknown) => void = () => {}) {
-    this.#onListenerError = onListenerError;
+  /** `logger` hears a subscriber that threw (a cache left stale); the others are still told. */
+  constructor(logger: ChangeLogger = STDERR) {
+    this.#logger = logger;
   }
 
   /** Listens for every later change; the returned function stops listening. */
@@ -44,8 +51,11 @@ export class ContentChanges {
     for (const listener of this.#listeners) {
       try {
         listener(change);
-      } catch (error) {
-        this.#onListenerError(error);
+      } catch (err) {
+        this.#logger.warn(
+          { err, origin: change.origin },
+          'A content change subscriber failed; the others were still told',
+        );
       }
     }
   }

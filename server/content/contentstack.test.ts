@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { type FixtureStack, startFixtureStack } from '../../test/fixtures/contentstack-stack.ts';
 import { type ContentstackOptions, createContentstackService } from './contentstack.ts';
@@ -185,9 +184,15 @@ t.test('garbage and foreign envelopes are upstream faults and are not cached', a
 t.test('after a good read, a failing stack serves the last good value', async (t) => {
   const s = await stack(t);
   const warnings: string[] = [];
-  const cs = source(t, s, { cacheTtlMs: 20, staleMs: 0, logger: { warn: (_d, message) => warnings.push(message) } });
+  let now = 1_000;
+  const cs = source(t, s, {
+    cacheTtlMs: 20,
+    staleMs: 0,
+    logger: { warn: (_d, message) => warnings.push(message) },
+    now: () => now,
+  });
   await cs.getPage('4711', 'en-GB');
-  await sleep(40);
+  now += 40; // past the 20 ms lifetime (±10 %)
   s.failNext({ status: 500 }, { status: 500 });
   t.match(await cs.getPage('4711', 'en-GB'), { title: 'Dishwasher' });
   t.ok(warnings.includes('Content upstream failed; serving the last good value'));
@@ -247,7 +252,8 @@ t.test('without a preview token, previews show published content and the log say
 
 t.test('after a 429 with Retry-After the stack is left alone until then; the last good value serves', async (t) => {
   const s = await stack(t);
-  const cs = source(t, s, { cacheTtlMs: 20, staleMs: 0 });
+  let now = 1_000;
+  const cs = source(t, s, { cacheTtlMs: 20, staleMs: 0, now: () => now });
   await cs.getPage('4711', 'en-GB');
   const limited = { status: 429, headers: { 'retry-after': '30' }, body: { error_message: 'Rate limit exceeded' } };
   s.failNext(limited, limited);
@@ -257,7 +263,7 @@ t.test('after a 429 with Retry-After the stack is left alone until then; the las
     code: 'CONTENT_UPSTREAM',
     message: /asked to wait until .*Retry-After/,
   });
-  await sleep(40);
+  now += 40; // past the 20 ms lifetime (±10 %)
   t.match(await cs.getPage('4711', 'en-GB'), { title: 'Dishwasher' }, 'the expired page is served from the cache');
   t.equal(s.requests.length, asked, 'no request while the stack asked to wait');
 });

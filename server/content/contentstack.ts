@@ -46,6 +46,8 @@ export interface ContentstackOptions {
   maxEntries: number;
   logger?: { warn(details: object, message: string): void };
   timeouts?: HttpTimeouts;
+  /** The clock cache lifetimes are measured on (milliseconds); tests move their own. */
+  now?: () => number;
 }
 
 export interface ContentstackContentService extends ContentService {
@@ -83,7 +85,7 @@ export function createContentstackService(options: ContentstackOptions): Content
     : undefined;
   const warn: WarnContent = (warning) => logger?.warn(warning, 'Content field unusable; fallback used');
   const cache = createReadCache(options);
-  const changes = new ContentChanges();
+  const changes = new ContentChanges(logger);
   changes.subscribe(() => cache.clear());
   /**
    * A preview page read includes its draft template; the renderer asks for that template right

@@ -28,6 +28,8 @@ export interface ReadCacheOptions {
   staleMs: number;
   maxEntries: number;
   logger?: { warn(details: object, message: string): void };
+  /** The clock lifetimes are measured on (milliseconds); tests move their own. */
+  now?: () => number;
 }
 
 export interface ReadCache {
@@ -41,10 +43,13 @@ export interface ReadCache {
 }
 
 export function createReadCache(options: ReadCacheOptions): ReadCache {
-  const { cacheTtlMs, staleMs, maxEntries, logger } = options;
+  const { cacheTtlMs, staleMs, maxEntries, logger, now = () => performance.now() } = options;
   const cache = new LRUCache<string, Box, Read>({
     max: maxEntries,
     ttl: cacheTtlMs,
+    perf: { now },
+    // Read the clock on every lookup: no timer per lookup to cache it, and a test's clock is obeyed.
+    ttlResolution: 0,
     // An eviction while a read is in flight must not fail the visitors waiting for it.
     ignoreFetchAbort: true,
     fetchMethod: async (_key, last, { context, options }) => {

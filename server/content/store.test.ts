@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
+import type { ApplicationConfiguration, TemplateEntry } from '../../common/content.ts';
+import { until } from '../../test/until.ts';
 import { ContentError } from './service.ts';
 import { createEmbeddedStore, type EmbeddedStore } from './store.ts';
 
@@ -291,12 +292,13 @@ t.test('with watch on, a changed file is seen without a revalidate', async (t) =
   t.equal((await store.getPage('1', 'de-CH'))?.title, 'Page 1');
 
   write('de-CH/pages/1.json', page('1', { title: 'Watched change' }));
-  let seen: PageEntry | null = null;
-  for (let attempt = 0; attempt < 400; attempt++) {
-    seen = await store.getPage('1', 'de-CH');
-    if (seen?.title === 'Watched change') break;
-    await new Promise((done) => setTimeout(done, 25));
-  }
-  t.equal(seen?.title, 'Watched change');
+  const seen = await until(
+    async () => {
+      const page = await store.getPage('1', 'de-CH');
+      return page?.title === 'Watched change' && page;
+    },
+    { what: 'the watched change', timeout: 10_000 },
+  );
+  t.equal(seen.title, 'Watched change');
   t.ok(notified > 0, 'listeners ran');
 });

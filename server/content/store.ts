@@ -30,6 +30,8 @@ type Parse = (value: unknown, where: string) => unknown;
 export interface EmbeddedStore extends ContentService {
   /** Where this store's drafts and comment threads are kept. */
   readonly drafts: DraftStore;
+  /** The page ids of a locale, by number: the embedded store can always list them. */
+  listPages(locale: string): Promise<string[]>;
   /** How many published entries are held in memory now. */
   cachedEntries(): number;
   close(): void;
@@ -47,7 +49,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
   // ids a client invents. Far above the demo's few thousand entries.
   const cache = new LRUCache<string, Promise<unknown>>({ max: options.maxEntries ?? 20_000 });
   const drafts = options.drafts ?? fileDraftStore(dir);
-  const changes = new ContentChanges();
+  const changes = new ContentChanges(options.logger);
   changes.subscribe(() => cache.clear());
   let watcher: FSWatcher | undefined;
   if (options.watch) {

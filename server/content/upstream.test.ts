@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { until } from '../../test/until.ts';
 import { ContentError } from './service.ts';
@@ -143,12 +142,19 @@ t.test('the cache is bounded: the least recently used read leaves first', async 
   t.equal(seen.length, 4, 'page 2 was evicted');
 });
 
-t.test('within the stale window a stale read is served at once and refreshed behind', async (t) => {
+/** Page 7 read as "Old", then changed upstream to "New" while the clock passes its 30 ms lifetime. */
+async function changedPastLifetime(t: Test, staleMs: number) {
   const { origin, state, seen } = await startUpstream(t, { pages: { 'de-CH/7': [page('7', 'Old')] } });
-  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 60_000 });
+  let now = 1_000;
+  const s = service(t, origin, { cacheTtlMs: 30, staleMs, now: () => now });
   t.match(await s.getPage('7', 'de-CH'), { title: 'Old' });
   state.pages['de-CH/7'] = [page('7', 'New')];
-  await sleep(50);
+  now += 50; // past the 30 ms lifetime (±10 %)
+  return { s, seen };
+}
+
+t.test('within the stale window a stale read is served at once and refreshed behind', async (t) => {
+  const { s, seen } = await changedPastLifetime(t, 60_000);
   t.match(await s.getPage('7', 'de-CH'), { title: 'Old' }, 'stale value at once');
   // The refresh runs behind the answer: it lands when the upstream has answered, however long that takes.
   await until(async () => (await s.getPage('7', 'de-CH'))?.title === 'New', { what: 'the refresh behind' });
@@ -157,11 +163,7 @@ t.test('within the stale window a stale read is served at once and refreshed beh
 });
 
 t.test('beyond the stale window a read waits for the fresh value', async (t) => {
-  const { origin, state, seen } = await startUpstream(t, { pages: { 'de-CH/7': [page('7', 'Old')] } });
-  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 0 });
-  t.match(await s.getPage('7', 'de-CH'), { title: 'Old' });
-  state.pages['de-CH/7'] = [page('7', 'New')];
-  await sleep(50);
+  const { s, seen } = await changedPastLifetime(t, 0);
   t.match(await s.getPage('7', 'de-CH'), { title: 'New' });
   t.equal(seen.length, 2);
 });
@@ -170,10 +172,11 @@ t.test('an upstream fault after a good read serves the last good value, and says
   const { origin, state, seen } = await startUpstream(t, { pages: { 'de-CH/7': [page('7', 'Good')] } });
   const warnings: { details: object; message: string }[] = [];
   const logger = { warn: (details: object, message: string) => warnings.push({ details, message }) };
-  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 0, logger });
+  let now = 1_000;
+  const s = service(t, origin, { cacheTtlMs: 30, staleMs: 0, logger, now: () => now });
   t.match(await s.getPage('7', 'de-CH'), { title: 'Good' });
   state.failWith = 503;
-  await sleep(50);
+  now += 50; // past the 30 ms lifetime (±10 %)
   t.match(await s.getPage('7', 'de-CH'), { title: 'Good' }, 'last good value');
   t.equal(seen.length, 3, 'the first read, then one failed refresh retried once');
   t.equal(warnings.length, 1);

@@ -34,6 +34,8 @@ export interface UpstreamContentOptions {
   maxEntries: number;
   logger?: UpstreamLogger;
   timeouts?: HttpTimeouts;
+  /** The clock cache lifetimes are measured on (milliseconds); tests move their own. */
+  now?: () => number;
 }
 
 export interface UpstreamContentService extends ContentService {
@@ -47,7 +49,7 @@ const SERVICE_NAME = /^[A-Za-z0-9_-]+$/;
 const HOST = /^[A-Za-z0-9._:[\]-]{1,255}$/;
 
 export function createUpstreamContentService(options: UpstreamContentOptions): UpstreamContentService {
-  const { contentServiceName = 'contentstack', cacheTtlMs, staleMs, maxEntries, logger, timeouts } = options;
+  const { contentServiceName = 'contentstack', cacheTtlMs, staleMs, maxEntries, logger, timeouts, now } = options;
   if (!SERVICE_NAME.test(contentServiceName)) {
     throw new TypeError(`Invalid content service name: ${contentServiceName}`);
   }
@@ -56,12 +58,12 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
   const content = createHttpClient({ baseUrl: options.contentServiceUrl, timeouts });
   const appConfig = createHttpClient({ baseUrl: options.appConfigUrl, timeouts });
 
-  const cache = createReadCache({ cacheTtlMs, staleMs, maxEntries, logger });
+  const cache = createReadCache({ cacheTtlMs, staleMs, maxEntries, logger, now });
   const { published, uncached } = cache;
   const lastGoodConfigs = new LastGoodAppConfigs(maxEntries);
   /** `{host} {locale}` whose answers said they vary by cookie; bounded by the sites config. */
   const varyingConfigs = new Set<string>();
-  const changes = new ContentChanges();
+  const changes = new ContentChanges(logger);
   // Everything goes, even on a change that names entries: changes are rare, and a miss costs one read.
   changes.subscribe(() => cache.clear());
 

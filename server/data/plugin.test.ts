@@ -3,6 +3,7 @@ import { createClient } from 'graphql-ws';
 import t, { type Test } from 'tap';
 import WebSocket, { WebSocketServer } from 'ws';
 import { demoServer } from '../../test/helpers.ts';
+import { until } from '../../test/until.ts';
 import { formatPrice } from '../render/context.ts';
 import { createCatalog } from './catalog.ts';
 import { dataPlugin } from './plugin.ts';
@@ -121,14 +122,14 @@ t.test('a subscription delivers changes of its products in its locale', async (t
     query: 'subscription { productUpdated(ids: ["4711", "4712"], locale: "en-GB") { id price { formatted } version } }',
   });
   // The subscription is live once the server holds its watcher.
-  while (server.catalog.watchers() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await until(() => server.catalog.watchers() > 0, { what: 'the watcher' });
   server.catalog.update({ id: '4711', locale: 'de-DE', amount: 1 });
   server.catalog.update({ id: '5810', locale: 'en-GB', amount: 1 });
   server.catalog.update({ id: '4712', locale: 'en-GB', amount: 899 });
   const first = await updates.next();
   t.same(first.value, { data: { productUpdated: { id: '4712', price: { formatted: '£899' }, version: 2 } } });
   await updates.return?.();
-  while (server.catalog.watchers() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await until(() => server.catalog.watchers() === 0, { what: 'the watcher released' });
   t.pass('completing the subscription releases its watcher on the server');
 });
 

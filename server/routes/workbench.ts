@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
@@ -91,19 +90,14 @@ interface PageSummary {
   path: string;
 }
 
-/** The pages of one locale, from the store's `pages` folder, read through the store. */
+/** The pages of one locale, as the store lists them (by number), with their titles and paths. */
 async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise<PageSummary[]> {
-  const folder = contentFile(deps.contentDir, { kind: 'page', locale, uuid: '0' });
-  if (!folder) return [];
-  const names = await readdir(dirname(folder)).catch(() => [] as string[]);
   const pages: PageSummary[] = [];
-  for (const name of names) {
-    const uuid = /^(\d{1,10})\.json$/.exec(name)?.[1];
-    if (!uuid) continue;
+  for (const uuid of await deps.store.listPages(locale)) {
     const page = await deps.store.getPage(uuid, locale).catch(() => null);
     if (page) pages.push({ uuid, title: page.title, path: canonicalPagePath(site, locale, page) });
   }
-  return pages.sort((a, b) => Number(a.uuid) - Number(b.uuid));
+  return pages;
 }
 
 const REQUIRED = 'hash, locale, type and id are required strings';

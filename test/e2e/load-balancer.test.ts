@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { until } from '../until.ts';
 import { freePort, type RunningServer, startServer } from './server.ts';
 
 /**
@@ -84,11 +85,7 @@ t.test('an instance killed behind the balancer costs at most the requests in fli
   t.teardown(() => {
     if (!t.passing()) console.error(`haproxy log (end):\n${balancerLog.slice(-3000)}`);
   });
-  const deadline = Date.now() + 10_000;
-  while ((await get(port, '/healthcheck')) !== 200) {
-    if (Date.now() > deadline) throw new Error('haproxy did not come up');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(async () => (await get(port, '/healthcheck')) === 200, { what: 'haproxy', timeout: 10_000, every: 50 });
 
   const results: { at: number; status: number }[] = [];
   let running = true;
@@ -99,12 +96,14 @@ t.test('an instance killed behind the balancer costs at most the requests in fli
     }
   };
   const clients = Array.from({ length: CLIENTS }, client);
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await until(() => results.length > 50, { what: 'requests through the balancer', timeout: 30_000 });
   const killedAt = Date.now();
   const victim = instances[1] as RunningServer;
   process.kill(victim.pid, 'SIGKILL');
   await victim.exited;
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // Past the first second after the kill, the health check has taken the victim out.
+  const settledCount = () => results.filter((r) => r.at > killedAt + 1_000).length;
+  await until(() => settledCount() > 50, { what: 'requests after the health check', timeout: 30_000 });
   running = false;
   await Promise.all(clients);
 

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import { until } from '../until.ts';
 import { launchBrowser } from './browser.ts';
 
 /** The project root: the built server runs from there (it reads config/, content/ and dist/). */
@@ -89,16 +90,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     clearTimeout(timer);
   };
 
-  const deadline = Date.now() + STARTUP_LIMIT_MS;
-  while (!(await healthy(origin))) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log}`);
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the server did not answer /healthcheck within ${STARTUP_LIMIT_MS} ms:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const up = await until(
+    async () =>
+      child.exitCode !== null || child.signalCode !== null ? 'exited' : (await healthy(origin)) && 'healthy',
+    { what: '/healthcheck', timeout: STARTUP_LIMIT_MS, every: 100 },
+  ).catch(() => 'timeout' as const);
+  if (up === 'exited')
+    throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log}`);
+  if (up === 'timeout') {
+    await stop();
+    throw new Error(`the server did not answer /healthcheck within ${STARTUP_LIMIT_MS} ms:\n${log}`);
   }
 
   return {
@@ -114,7 +115,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 }
 
 /** Node's fetch refuses to set Host; a plain http request does not. */
-function get(
+export function get(
   port: number,
   host: string,
   path: string,

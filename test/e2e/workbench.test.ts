@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { until } from '../until.ts';
 import { launchBrowser } from './browser.ts';
 import { ROOT, type RunningServer, startServer } from './server.ts';
 
@@ -120,15 +121,14 @@ t.test('builder mode: a field clicked in the page and typed in place updates the
   );
   t.equal(await input.inputValue(), 'AquaSense 60 Pro', 'the form follows the page');
   const draftFile = join(CONTENT_COPY, '_drafts', hash, 'en-GB/page_template/dishwasher.json');
-  const deadline = Date.now() + 5_000;
-  let headline: unknown;
-  while (Date.now() < deadline) {
-    headline = await readFile(draftFile, 'utf8')
-      .then((text) => JSON.parse(text).body_components[0].headline)
-      .catch(() => undefined);
-    if (headline === 'AquaSense 60 Pro') break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const headline = await until(
+    () =>
+      readFile(draftFile, 'utf8')
+        .then((text) => JSON.parse(text).body_components[0].headline)
+        .catch(() => undefined)
+        .then((value) => value === 'AquaSense 60 Pro' && value),
+    { what: 'the draft file', every: 100 },
+  ).catch(() => undefined);
   t.equal(headline, 'AquaSense 60 Pro', 'the draft holds what was typed');
   t.same(errors, [], 'no script errors in the workbench');
 });
@@ -184,13 +184,9 @@ t.test('move-instance and delete-instance from the page are applied to the draft
     );
   const firstUid = async () =>
     JSON.parse(await readFile(draftFile, 'utf8').catch(() => '{"body_components":[{}]}')).body_components[0].uid;
-  const until = async (check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 5_000;
-    while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  };
 
   await request('move-instance', { data: 'body_components.0', direction: 'next', fieldMetadata: meta });
-  await until(async () => (await firstUid()) === 'features-dishwasher');
+  await until(async () => (await firstUid()) === 'features-dishwasher', { what: 'the moved instance', every: 100 });
   t.equal(await firstUid(), 'features-dishwasher', 'the hero moved after the feature list in the draft');
   await site.waitForFunction(
     (selector) => {
@@ -206,7 +202,10 @@ t.test('move-instance and delete-instance from the page are applied to the draft
     'the form follows the new order',
   );
   await request('delete-instance', { data: 'body_components.1', fieldMetadata: meta });
-  await until(async () => !(await readFile(draftFile, 'utf8')).includes('hero-dishwasher'));
+  await until(async () => !(await readFile(draftFile, 'utf8')).includes('hero-dishwasher'), {
+    what: 'the deleted instance',
+    every: 100,
+  });
   t.notMatch(await readFile(draftFile, 'utf8'), 'hero-dishwasher', 'the hero is deleted from the draft');
   await site.waitForFunction(() => !document.body.textContent?.includes('Spotless results'), undefined, {
     timeout: 10_000,
@@ -285,14 +284,16 @@ t.test('builder mode with comments: a thread posted in the page is kept in the w
   await site.locator(`${THREAD} button`, { hasText: 'Post' }).click();
   await site.waitForSelector(`${THREAD} .collab-thread__title:text("1 Comment")`, { timeout: 5_000 });
 
-  const deadline = Date.now() + 5_000;
   let saved: { threads: Record<string, unknown>[]; comments: Record<string, unknown>[] } | undefined;
-  while (Date.now() < deadline && !saved?.comments?.length) {
-    saved = await readFile(store, 'utf8')
-      .then((text) => JSON.parse(text))
-      .catch(() => undefined);
-    if (!saved?.comments?.length) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(
+    async () => {
+      saved = await readFile(store, 'utf8')
+        .then((text) => JSON.parse(text))
+        .catch(() => undefined);
+      return saved?.comments?.length;
+    },
+    { what: 'the saved comment', every: 100 },
+  ).catch(() => {});
   const id = saved?.threads[0]?._id as string;
   t.match(saved, {
     threads: [{ elementXPath: /^\/html\[1\]\/body\[1\]\/.+\]$/, pageRoute: DISHWASHER, createdBy: 'u-editor' }],

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { until } from '../until.ts';
 import { freePort, startServer } from './server.ts';
 
 /**
@@ -16,14 +17,6 @@ function workerPids(output: string): number[] {
     .map((line) => (JSON.parse(line) as { workerPid: number }).workerPid);
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -37,7 +30,7 @@ t.test('two workers serve, a dead one is replaced, SIGTERM drains all and exits 
   const metricsPort = await freePort();
   const server = await startServer({ WORKERS: '2', METRICS_PORT: String(metricsPort) });
   t.teardown(() => server.stop());
-  await until('two workers', () => workerPids(server.output()).length === 2);
+  await until(() => workerPids(server.output()).length === 2, { what: 'two workers', timeout: 20_000, every: 50 });
   const [first, second] = workerPids(server.output()) as [number, number];
   t.not(first, second);
 
@@ -49,11 +42,19 @@ t.test('two workers serve, a dead one is replaced, SIGTERM drains all and exits 
     const served = [...metrics.matchAll(/^vitrine_http_requests_total\{[^}]*kind="page"[^}]*\} (\d+)/gm)];
     return served.reduce((sum, [, n]) => sum + Number(n), 0);
   };
-  await until('every served page in the summed metrics', async () => (await pagesCounted()) >= 10);
+  await until(async () => (await pagesCounted()) >= 10, {
+    what: 'every served page in the summed metrics',
+    timeout: 20_000,
+    every: 50,
+  });
   t.equal(await pagesCounted(), 10, 'the primary sums every worker’s counters');
 
   process.kill(first, 'SIGKILL');
-  await until('a replacement worker', () => workerPids(server.output()).length === 3);
+  await until(() => workerPids(server.output()).length === 3, {
+    what: 'a replacement worker',
+    timeout: 20_000,
+    every: 50,
+  });
   t.match(server.output(), /"Worker died"/, 'the death is logged');
   const replacement = workerPids(server.output())[2] as number;
   t.ok(alive(replacement) && alive(second));

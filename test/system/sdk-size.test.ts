@@ -7,7 +7,7 @@ import {
   measureSdk,
   overBudget,
   TOTAL_BUDGET_GZIP,
-} from './sdk-size.ts';
+} from '../../scripts/sdk-size.ts';
 
 /** The preview layer's size budgets, measured on the real build (vite.sdk.config.ts). */
 
