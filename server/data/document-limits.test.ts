@@ -1,12 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createClient } from 'graphql-ws';
-import t, { type Test } from 'tap';
-import WebSocket from 'ws';
+import t from 'tap';
 import { LIVE_PRICE_QUERY } from '../../islands/price/queries.ts';
 import { MAX_ALIASES, MAX_DIRECTIVES, MAX_FIELDS, MAX_QUERY_LENGTH, MAX_TOKENS } from './document-limits.ts';
 import { fragmentChain } from './test-documents.ts';
-import { type DataServer, startDataServer } from './test-server.ts';
+import { overSocket, startDataServer } from './test-server.ts';
 
 /** The document is bounded before anything walks it, over HTTP and over the socket, on a real port. */
 
@@ -20,17 +18,6 @@ async function post(url: string, query: string, variables?: Record<string, unkno
     body: JSON.stringify({ query, variables }),
   });
   return { status: response.status, body: (await response.json()) as Answer };
-}
-
-/** The first answer to one operation over the socket: a result, or the error list. */
-async function overSocket(t: Test, server: DataServer, query: string): Promise<Answer> {
-  const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
-  t.teardown(() => client.dispose());
-  try {
-    return (await client.iterate({ query }).next()).value as Answer;
-  } catch (errors) {
-    return { errors };
-  }
 }
 
 const product = (selection: string) => `{ product(id: "4711", locale: "en-GB") { ${selection} } }`;

@@ -1,14 +1,12 @@
 import { Writable } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
-import { createClient } from 'graphql-ws';
 import t, { type Test } from 'tap';
-import WebSocket from 'ws';
 import { LIVE_PRICE_QUERY } from '../../islands/price/queries.ts';
 import { loadCatalog } from './catalog.ts';
 import { ERROR_LOG_LIMITS, LOGGED_MESSAGE_LENGTH } from './error-log.ts';
 import { dataPlugin } from './plugin.ts';
 import { MAX_QUERY_NESTING } from './query-nesting.ts';
-import { type DataServer, startDataServer, TEST_SECRET } from './test-server.ts';
+import { overSocket, startDataServer, TEST_SECRET } from './test-server.ts';
 
 /** What GraphQL over HTTP (and the socket) refuses to run or to send, over a real port. */
 
@@ -29,17 +27,6 @@ async function get(url: string, params: Record<string, string>, method = 'GET') 
   const response = await fetch(`${url}?${new URLSearchParams(params)}`, { method });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Answer) : {} };
-}
-
-/** The first answer to one operation over the socket: a result, or the error list. */
-async function overSocket(t: Test, server: DataServer, query: string): Promise<Answer> {
-  const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
-  t.teardown(() => client.dispose());
-  try {
-    return (await client.iterate({ query }).next()).value as Answer;
-  } catch (errors) {
-    return { errors };
-  }
 }
 
 const EVERYTHING = (ids: string[]) =>

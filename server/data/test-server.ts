@@ -1,6 +1,8 @@
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createClient } from 'graphql-ws';
 import type { Test } from 'tap';
+import WebSocket from 'ws';
 import { CATALOG_WRITE, createTokens, type Tokens } from './auth.ts';
 import { type Catalog, loadCatalog } from './catalog.ts';
 import { type DataPluginOptions, dataPlugin } from './plugin.ts';
@@ -60,4 +62,16 @@ export async function startDataServer(
     },
     upgrades: () => upgrades,
   };
+}
+
+/** The first answer to one operation over the socket: a result, or the error list. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in the tests
+export async function overSocket(t: Test, server: DataServer, query: string): Promise<Record<string, any>> {
+  const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+  t.teardown(() => client.dispose());
+  try {
+    return (await client.iterate({ query }).next()).value as Record<string, unknown>;
+  } catch (errors) {
+    return { errors };
+  }
 }
