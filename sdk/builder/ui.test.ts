@@ -3,6 +3,7 @@ import t, { type Test } from 'tap';
 import type { PageWindow } from '../dom.ts';
 import '../test-globals.ts';
 import { ICONS } from './icons.ts';
+import { TEXTS } from './text.ts';
 import { createUi } from './ui.ts';
 
 /** The drawing layer alone; placement that needs layout is checked in test/e2e/builder-toolbar.test.ts. */
@@ -28,6 +29,10 @@ t.test('one tooltip shows the hovered button’s text and goes when the pointer 
     invalid: true,
     buttons: [{ id: 'visual-builder-form', label: 'Form', glyph: '☰', run: () => undefined }],
     revert: [],
+    contentType: '',
+    referenced: '',
+    apps: [],
+    texts: TEXTS,
   });
   const tooltip = root.querySelector('.visual-builder__tooltip') as HTMLElement;
   t.ok(tooltip.hidden, 'hidden at first');

@@ -107,6 +107,7 @@ export function applyInit(config: Config, init: InitData): void {
   stackDetails.branch = first(details.branch, sdk?.branch, sdk?.headers?.branch, stackDetails.branch) as string;
   stackDetails.locale = details.locale ?? stackDetails.locale;
   if (init.editorOrigins) config.editorOrigins = origins(init.editorOrigins);
+  if (init.messages) config.messages = init.messages;
 
   if (config.mode === MODE.builder) {
     if (!stackDetails.environment) throw new LayerError('ENVIRONMENT_REQUIRED');
