@@ -112,19 +112,20 @@ export function createUi(win: PageWindow): BuilderUi {
   const cursorSurface = surface(cursorIcon, closed.signal);
   const hoverLabelSurface = surface(hoverLabel, closed.signal);
   // The app list's search (4.x) filters in place: a render would take the caret away.
+  const filterApps = (list: Element) => {
+    const wanted = normalizeSearch((list.querySelector('.tb-app-search') as HTMLInputElement).value);
+    let shown = 0;
+    for (const item of list.querySelectorAll<HTMLElement>('.tb-app-item')) {
+      item.hidden = !item.getAttribute('data-search')?.includes(wanted);
+      if (!item.hidden) shown++;
+    }
+    (list.querySelector('.tb-no-apps') as HTMLElement).hidden = shown > 0;
+  };
   toolbar.addEventListener(
     'input',
     (event) => {
-      const search = event.target as HTMLInputElement;
-      const list = search.closest('.tb-app-list');
-      if (!list) return;
-      const wanted = normalizeSearch(search.value);
-      let shown = 0;
-      for (const item of list.querySelectorAll<HTMLElement>('.tb-app-item')) {
-        item.hidden = !item.getAttribute('data-search')?.includes(wanted);
-        if (!item.hidden) shown++;
-      }
-      (list.querySelector('.tb-no-apps') as HTMLElement).hidden = shown > 0;
+      const list = (event.target as Element).closest('.tb-app-list');
+      if (list) filterApps(list);
     },
     { signal: closed.signal },
   );
@@ -236,7 +237,15 @@ export function createUi(win: PageWindow): BuilderUi {
       ui.renderAddButtons(null, []);
     },
     renderToolbar(model) {
+      // An open app list stays open, and filtered, across the renders the editor's answers cause.
+      const appsOpen = toolbar.querySelector('.tb-app-list:not([hidden])') !== null;
       toolbarSurface.render(() => (model ? toolbarView(model, toolbarSurface.on) : html``));
+      const apps = appsOpen ? toolbar.querySelector<HTMLElement>('.tb-app-list') : null;
+      if (apps) {
+        apps.hidden = false;
+        apps.previousElementSibling?.setAttribute('aria-expanded', 'true');
+        filterApps(apps);
+      }
       toolbar.hidden = !model;
       refreshTooltip();
       placeToolbar();
