@@ -120,3 +120,11 @@ t.test('answers are read defensively and texts come from the page when it brings
   t.equal(fill(texts.referencedFrom, { field: 'F', contentType: 'C' }), 'Verwiesen von F in C');
   t.equal(texts.moreApps, 'More apps', 'a value that is no string is not taken');
 });
+
+t.test('the page’s texts are used where it brings them (its language)', async (t) => {
+  const s = start(t, { answers: NAMED });
+  s.config.messages = { referencedFrom: 'Verwiesen von {field} in {contentType}' };
+  hover(s);
+  await s.advance(80);
+  t.match(label(s), /Verwiesen von Featured page in Landing page$/);
+});

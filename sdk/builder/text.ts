@@ -5,7 +5,9 @@
  * the server formats the ICU message with each argument standing for itself.
  */
 
-export const TEXTS = {
+import type { PreviewTextKey } from '../../common/preview-page-config.ts';
+
+export const TEXTS: Record<PreviewTextKey, string> = {
   referencedFrom: 'Referenced from {field} in {contentType}',
   apps: 'Field apps',
   moreApps: 'More apps',
@@ -14,12 +16,11 @@ export const TEXTS = {
 };
 
 export type Texts = typeof TEXTS;
-export type TextKey = keyof Texts;
 
 /** The texts, each from `messages` where it is a string. */
 export function textsOf(messages: Record<string, unknown> | undefined): Texts {
   const texts = { ...TEXTS };
-  for (const key of Object.keys(TEXTS) as TextKey[]) {
+  for (const key of Object.keys(TEXTS) as PreviewTextKey[]) {
     const message = messages?.[key];
     if (typeof message === 'string' && message !== '') texts[key] = message;
   }

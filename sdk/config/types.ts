@@ -120,7 +120,7 @@ export interface Config {
   /** Empty: the origin of `clientUrlParams`. */
   editorOrigins: string[];
   /** The builder's texts as the page gave them, read by the builder (builder/text.ts). */
-  messages?: Record<string, unknown>;
+  messages: Record<string, unknown>;
 }
 
 /** What the public `config` getter shares. */
