@@ -17,7 +17,15 @@ export interface PageInit {
   clientUrlParams: { protocol: 'http' | 'https'; host: string; port: number };
   /** The editor origins this page may talk to. */
   editorOrigins: string[];
+  /** The builder's 4.x texts in the page's language (`preview.builder.{key}` in locales/). */
+  messages?: Partial<Record<PreviewTextKey, string>>;
 }
+
+/** The builder's texts a page brings (sdk/builder/text.ts holds their English). */
+export const PREVIEW_TEXT_KEYS = ['referencedFrom', 'apps', 'moreApps', 'searchApps', 'noApps'] as const;
+export type PreviewTextKey = (typeof PREVIEW_TEXT_KEYS)[number];
+/** The arguments the layer fills in, formatted on the server as themselves (`{field}`). */
+export const PREVIEW_TEXT_ARGS = { field: '{field}', contentType: '{contentType}' };
 
 export interface PageConfig {
   /** What the standalone script passes to `init`. */

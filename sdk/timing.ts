@@ -31,6 +31,11 @@ export const VARIANT_OBSERVER_TIMEOUT_MS = 8000;
  * counts as "allowed", like an error answer (4.4.1 waits forever on an editor handler that throws).
  */
 export const LOCK_ANSWER_MS = 2000;
+/**
+ * Builder (4.x): the hover toolbar's content-type name and reference parent wait this long; without
+ * an answer the label shows without them.
+ */
+export const LABEL_ANSWER_MS = 1000;
 
 /** Collaboration: pins follow page changes once they pause this long. */
 export const THREAD_MUTATION_DEBOUNCE_MS = 1000;

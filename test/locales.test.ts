@@ -20,6 +20,8 @@ const SAMPLE_ARGS = {
   status: 'in_stock',
   name: 'AquaSense 60',
   year: 2026,
+  field: 'Featured page',
+  contentType: 'Landing page',
 };
 
 t.test('there is one message file per supported locale and no other', async (t) => {

@@ -32,7 +32,12 @@ function setup(t: Test) {
     contentType: 'page',
     uid: 'p1',
     locale: 'en-GB',
-    value: { uid: 'p1', title: 'Dishwasher', items: ['a', 'b'] },
+    value: {
+      uid: 'p1',
+      title: 'Dishwasher',
+      items: ['a', 'b'],
+      template: [{ _content_type_uid: 'page_template', uid: 'dishwasher' }],
+    },
   };
   const saved: EditedEntry[] = [];
   const drafts = { save: async (e: EditedEntry) => void saved.push(e), saveSoon: () => undefined } as unknown as Drafts;
@@ -44,6 +49,7 @@ function setup(t: Test) {
     return { fieldSchemaMap: { title: { uid: 'title', field_metadata: { multiline: false } } } };
   }) as Api;
   const said: string[] = [];
+  const opened: unknown[] = [];
   const deps = {
     api,
     form,
@@ -52,12 +58,13 @@ function setup(t: Test) {
     masterLocale: 'en-GB',
     collab: { threads: [], comments: [] } as CollabState,
     say: (text: string) => void said.push(text),
+    openApp: (payload: unknown) => void opened.push(payload),
   };
   const lp = fakeChannel();
   const vb = fakeChannel();
   answerLivePreview(lp.channel, deps);
   answerBuilder(vb.channel, deps);
-  return { lp, vb, form, entry, saved, asked, said, deps };
+  return { lp, vb, form, entry, saved, asked, said, opened, deps };
 }
 
 const fieldMetadata = (path: string) => ({
@@ -181,5 +188,29 @@ t.test(
       { update: true },
       'the store has no variants: every field exists',
     );
+  },
+);
+
+t.test(
+  '4.x: content-type names, the reference map and the dummy field-location apps come from the store',
+  async (t) => {
+    const { vb, opened } = setup(t);
+    t.same(await vb.ask('get-content-type-name', { content_type_uid: 'page_template' }), {
+      contentTypeName: 'Page template',
+    });
+    t.same(await vb.ask('get-reference-map', {}), {
+      dishwasher: [{ contentTypeUid: 'page', contentTypeTitle: 'Page', referenceFieldName: 'Template' }],
+    });
+    const field = { content_type_uid: 'page', entry_uid: 'p1', locale: 'en-GB', fieldPath: 'title', cslpValue: 'x' };
+    const { apps } = (await vb.ask('field-location-data', { domEditStack: [field] })) as { apps: { title: string }[] };
+    t.same(
+      apps.map((app) => app.title),
+      ['Payload viewer', 'Field inspector'],
+    );
+    t.match(apps[0], { fieldPath: 'title', fieldDisplayName: 'Title', entryUid: 'p1', contentTypeUid: 'page' });
+    t.same(await vb.ask('field-location-data', { domEditStack: [] }), { apps: [] });
+    const chosen = { app: apps[0], position: { top: 1 }, DomEditStack: [field] };
+    await vb.ask('field-location-selected-app', chosen);
+    t.same(opened, [chosen], 'the app opens with what the page sent');
   },
 );

@@ -1,6 +1,15 @@
 import type { Api } from './api.ts';
 import { COLLAB_HANDLERS, type CollabState, collabInit } from './collab.ts';
-import { addInstance, deleteInstance, getAt as getValue, type JsonObject, moveInstance } from './entries.ts';
+import {
+  addInstance,
+  deleteInstance,
+  type EditedEntry,
+  getAt as getValue,
+  type Json,
+  type JsonObject,
+  moveInstance,
+} from './entries.ts';
+import { fieldApps } from './field-app.ts';
 import type { EntriesForm } from './form.ts';
 import { answerer, type BuilderRequests, type EditorChannel, type LivePreviewRequests } from './protocol.ts';
 
@@ -19,6 +28,8 @@ export interface AnswerDeps {
   masterLocale: string;
   collab: CollabState;
   say(text: string): void;
+  /** Opens a field-location app the page chose (4.x). */
+  openApp(payload: BuilderRequests['field-location-selected-app']['payload']): void;
 }
 
 const NO_VARIANT_CHANGES = {
@@ -32,6 +43,29 @@ const NO_VARIANT_CHANGES = {
 /** A field's label from its path: the last segment, words spaced, first letter capital. */
 export const labelOf = (fieldPath: string) =>
   (fieldPath.split('.').pop() ?? fieldPath).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** Where each entry of the page is referenced from: every `{_content_type_uid, uid}` item in another entry. */
+export function referenceMap(entries: EditedEntry[]) {
+  const map: Record<string, { contentTypeUid: string; contentTypeTitle: string; referenceFieldName: string }[]> = {};
+  const visit = (entry: EditedEntry, value: Json, path: string) => {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const ref = item && typeof item === 'object' && !Array.isArray(item) ? item : null;
+        if (ref && typeof ref._content_type_uid === 'string' && typeof ref.uid === 'string') {
+          map[ref.uid] ??= [];
+          map[ref.uid]?.push({
+            contentTypeUid: entry.contentType,
+            contentTypeTitle: labelOf(entry.contentType),
+            referenceFieldName: labelOf(path),
+          });
+        } else visit(entry, item, path);
+      }
+    } else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) visit(entry, inner, path ? `${path}.${key}` : key);
+  };
+  for (const entry of entries) visit(entry, entry.value, '');
+  return map;
+}
 
 export function answerLivePreview(lp: EditorChannel, { form, page, mode }: AnswerDeps): void {
   const on = answerer<LivePreviewRequests>(lp);
@@ -105,6 +139,14 @@ export function answerBuilder(vb: EditorChannel, deps: AnswerDeps): void {
   });
   // The embedded store has no variants: every field exists in the page's entry.
   on('get-resolved-variant-permissions', () => ({ update: true }));
+  // 4.x: the hover toolbar's names from the store, and the workbench's dummy field-location apps.
+  on('get-content-type-name', (d) => ({ contentTypeName: labelOf(d.content_type_uid) }));
+  on('get-reference-map', () => referenceMap(form.entries));
+  on('field-location-data', (d) => ({ apps: fieldApps(d.domEditStack, labelOf) }));
+  on('field-location-selected-app', (d) => {
+    deps.openApp(d);
+    return undefined;
+  });
   on('get-field-data', (d) => {
     const entry = form.entryOf(d.fieldMetadata.content_type_uid, d.fieldMetadata.entry_uid);
     const value = entry && getValue(entry.value, d.entryPath);

@@ -6,6 +6,7 @@ import type { CollabState } from './collab.ts';
 import { setupCompare } from './compare.ts';
 import { createDrafts, sessionHash } from './drafts.ts';
 import type { EditedEntry, JsonObject } from './entries.ts';
+import { openFieldApp } from './field-app.ts';
 import { createForm } from './form.ts';
 import { h } from './h.ts';
 import { createLog } from './log.ts';
@@ -108,7 +109,8 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
 
   const collabUrl = `/__workbench/api/collab?${new URLSearchParams({ locale, uuid: page.uuid })}`;
   const collab = await api<CollabState>(collabUrl).catch((): CollabState => ({ threads: [], comments: [] }));
-  const answers = { api, form, page, mode, masterLocale: storefront.defaultLocale, collab, say };
+  const openApp = (payload: Parameters<typeof openFieldApp>[1]) => openFieldApp(vb, payload, say);
+  const answers = { api, form, page, mode, masterLocale: storefront.defaultLocale, collab, say, openApp };
   answerLivePreview(lp, answers);
   answerCollab(vb, { api, collab, collabUrl, say });
   commentsSwitch(vb, bar.comments, { api, collab, collabUrl, say });

@@ -1,4 +1,11 @@
-import type { Direction, MouseClick, Permissions, VariantStatus } from '../sdk/builder/protocol.ts';
+import type {
+  Direction,
+  FieldApp,
+  MouseClick,
+  Permissions,
+  ReferenceParent,
+  VariantStatus,
+} from '../sdk/builder/protocol.ts';
 import type { CslpData } from '../sdk/cslp/parse.ts';
 import type { InitReply, ScrollRequest } from '../sdk/protocol.ts';
 
@@ -46,6 +53,14 @@ export interface BuilderRequests {
   'get-workflow-stage-details': { payload: EntryRef; answer: StageDetails };
   'get-resolved-variant-permissions': { payload: unknown; answer: { update: boolean } };
   'open-request-edit-access': { payload: EntryRef; answer: undefined };
+  // 4.x: the hover toolbar's names and field-location apps.
+  'get-content-type-name': { payload: { content_type_uid: string }; answer: { contentTypeName: string } };
+  'get-reference-map': { payload: unknown; answer: Record<string, ReferenceParent[]> };
+  'field-location-data': { payload: { domEditStack: CslpData[] }; answer: { apps: FieldApp[] } };
+  'field-location-selected-app': {
+    payload: { app: FieldApp; position: Record<string, number>; DomEditStack: CslpData[] };
+    answer: undefined;
+  };
 }
 
 type EntryRef = { entryUid: string; contentTypeUid: string; locale: string; variantUid?: string };

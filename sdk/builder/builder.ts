@@ -8,15 +8,17 @@ import { answerEditor } from './editor-messages.ts';
 import { deselect, startFocus } from './focus.ts';
 import { hideHover, startHover } from './hover.ts';
 import { hydrateEmptyBlocks, removeEmptyBlocks } from './instance-actions.ts';
+import { forgetLabels } from './label.ts';
 import { createUi } from './ui.ts';
 import { watchVariantPatches } from './variant-watch.ts';
 
 /**
  * The visual builder: a lazy chunk the core starts once the editor has said the window is a
  * builder. Its features, each a module started with the one shared context:
- * - hover.ts: outline and type cursor under the pointer;
+ * - hover.ts: outline, type cursor and (4.x) hover toolbar under the pointer;
+ * - label.ts: the label's content-type name and referring field (4.x), kept while hovering;
  * - focus.ts: click to focus (overlay, toolbar, add buttons), Escape to end;
- * - toolbar.ts: what the focused field's toolbar offers;
+ * - toolbar.ts: what the focused field's toolbar offers, field-location apps (4.x) among it;
  * - instance-actions.ts: add, move and delete items of multiple fields, empty-field placeholders;
  * - inline-edit.ts: in-place text editing with throttled sync and plain-text paste;
  * - editor-messages.ts: what the editor tells the builder;
@@ -94,11 +96,14 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview, 
   followPageChanges(ctx);
   answerEditor(ctx);
   watchVariantPatches(ctx, livePreview);
-  // A changed entry may be in another workflow stage: its locks are asked again.
+  // A changed entry may be in another workflow stage: its locks are asked again, names and references too.
   if (entryChanged)
     onAbort(
       teardown.signal,
-      entryChanged(() => ctx.forgetLocks()),
+      entryChanged(() => {
+        ctx.forgetLocks();
+        forgetLabels(ctx);
+      }),
     );
   return {
     destroy() {

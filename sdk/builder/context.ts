@@ -7,8 +7,10 @@ import { LOCK_ANSWER_MS } from '../timing.ts';
 import type { Channel } from '../transport/channel.ts';
 import { BUILDER_ERRORS } from './errors.ts';
 import type { FieldSchema, FieldType } from './field-type.ts';
+import type { Label } from './label.ts';
 import {
   type Discussion,
+  type FieldApp,
   type Permissions,
   readPermissions,
   readSchemaReply,
@@ -57,6 +59,9 @@ export interface Focused extends Described {
   /** Display names by tag once the editor answered; null after an error answer. */
   names: Record<string, string> | null | undefined;
   status: VariantStatus | undefined;
+  // 4.x: the label's content-type name and referring field, and the field-location apps.
+  label: Label | undefined;
+  apps: FieldApp[];
   /** Aborted when the focus ends: the editing's listeners and the pseudo copy go with it. */
   signal: AbortSignal;
   end(): void;
@@ -101,22 +106,8 @@ export function createContext(
   const variants = new Map<string, Promise<boolean>>();
   const entryKey = (cslp: CslpData) =>
     `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}.${cslp.variant ?? ''}`;
-  /** The answer read by `read`; an error, or none within the bound, reads as an empty answer. */
   const bounded = <T>(type: VbSent, payload: unknown, read: (value: unknown) => T): Promise<T> =>
-    new Promise<T>((resolve) => {
-      const cancel = later(base.signal, () => resolve(read(undefined)), LOCK_ANSWER_MS);
-      channel.send(type, payload).then(
-        (value) => {
-          cancel();
-          resolve(read(value));
-        },
-        (error: unknown) => {
-          cancel();
-          logger.debug(type, error);
-          resolve(read(undefined));
-        },
-      );
-    });
+    askWithin(base, type, payload, read, LOCK_ANSWER_MS);
   const kept = <T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>) => {
     let answer = cache.get(key);
     if (!answer) {
@@ -202,6 +193,30 @@ export function createContext(
       for (const field of [...variants.keys()]) if (field.startsWith(`${key}.`)) variants.delete(field);
     },
   };
+}
+
+/** The answer read by `read`; an error, or none within `ms`, reads as an empty answer. */
+export function askWithin<T>(
+  { channel, signal }: Pick<BuilderContext, 'channel' | 'signal'>,
+  type: VbSent,
+  payload: unknown,
+  read: (value: unknown) => T,
+  ms: number,
+): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const cancel = later(signal, () => resolve(read(undefined)), ms);
+    channel.send(type, payload).then(
+      (value) => {
+        cancel();
+        resolve(read(value));
+      },
+      (error: unknown) => {
+        cancel();
+        logger.debug(type, error);
+        resolve(read(undefined));
+      },
+    );
+  });
 }
 
 /** For requests whose failure changes nothing on the page. */

@@ -9,9 +9,11 @@ import { hideHover } from './hover.ts';
 import { editCopy, startEditing, wasLastEdited } from './inline-edit.ts';
 import { renderAddButtons } from './instance-actions.ts';
 import { tagOf } from './instances.ts';
+import { forgetLabels, labelOf } from './label.ts';
 import {
   type MouseClick,
   NEW_DISCUSSION,
+  readApps,
   readDiscussion,
   readDisplayNames,
   readFieldData,
@@ -46,6 +48,19 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
     .then(readVariantStatus)
     .then((status) => {
       field.status = status;
+      renderToolbar(ctx, field);
+    })
+    .catch(ignore);
+  // 4.x: the label's content-type name and referring field, and the apps for this field.
+  labelOf(ctx, element, cslp).then((label) => {
+    field.label = label;
+    renderToolbar(ctx, field);
+  });
+  channel
+    .send('field-location-data', { domEditStack: editStack(element, cslp) })
+    .then(readApps)
+    .then((apps) => {
+      field.apps = apps;
       renderToolbar(ctx, field);
     })
     .catch(ignore);
@@ -85,8 +100,9 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
   deselect(ctx);
   const run = ++ctx.focusRun;
   let described: Described;
-  // A lock may have changed since the hover: focusing to edit asks again.
+  // A lock may have changed since the hover: focusing to edit asks again, names and references too.
   ctx.forgetLocks(cslp);
+  forgetLabels(ctx);
   try {
     described = await describe(ctx, element, cslp);
   } catch (error) {
@@ -109,6 +125,8 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
     discussion: described.schema ? undefined : null,
     names: undefined,
     status: undefined,
+    label: undefined,
+    apps: [],
     signal: ended.signal,
     end: () => ended.abort(),
   };

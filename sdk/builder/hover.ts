@@ -1,11 +1,15 @@
+import type { CslpData } from '../cslp/parse.ts';
 import { HOVER_DEBOUNCE_MS, proximity } from '../timing.ts';
-import { type BuilderContext, ignore } from './context.ts';
-import { describe, taggedTarget } from './field-info.ts';
+import { type BuilderContext, type Described, type Hovered, ignore, lastSegment } from './context.ts';
+import { describe, labelStack, taggedTarget } from './field-info.ts';
 import { tagOf } from './instances.ts';
+import { hoverNames, type Label, labelOf, referencedText } from './label.ts';
+import { textsOf } from './text.ts';
 
 /**
  * Hover: the tagged field under the pointer gets an outline and a cursor showing its type, greyed
- * when it cannot be edited. Moves are handled once they pause (10 ms).
+ * when it cannot be edited, and (4.x) the hover toolbar: its label with the field path, the content
+ * type's name and where the entry is referenced from. Moves are handled once they pause (10 ms).
  */
 
 /** Whether the pointer is on `element` or within its proximity margin. */
@@ -20,6 +24,35 @@ export function hideHover(ctx: BuilderContext): void {
   ctx.hovered = null;
   ctx.ui.hideHover();
   ctx.ui.hideCursor();
+  ctx.ui.renderHoverLabel(null);
+}
+
+/** The hover toolbar of a described field: drawn at once from the schema, again once the editor's names arrive. */
+function showLabel(ctx: BuilderContext, hovered: Hovered, described: Described, cslp: CslpData): void {
+  const { element } = hovered;
+  const draw = (names: Record<string, string> | null | undefined, label: Label | undefined) => {
+    if (ctx.hovered !== hovered || ctx.focused) return;
+    const path = labelStack(element, cslp)
+      .map(
+        (item, i) =>
+          names?.[item.cslp.cslpValue] ??
+          (i === 0 ? described.schema?.display_name : undefined) ??
+          lastSegment(item.cslp.fieldPath || item.cslp.content_type_uid),
+      )
+      .reverse()
+      .join(' › ');
+    ctx.ui.renderHoverLabel(element, {
+      path,
+      icon: described.type || 'empty',
+      disabled: Boolean(described.reason),
+      contentType: label?.contentType ?? '',
+      referenced: referencedText(textsOf(ctx.config.messages), label),
+    });
+  };
+  draw(undefined, undefined);
+  Promise.all([hoverNames(ctx, element, cslp), labelOf(ctx, element, cslp)])
+    .then(([names, label]) => draw(names, label))
+    .catch(ignore);
 }
 
 interface Move {
@@ -68,6 +101,7 @@ export function startHover(ctx: BuilderContext): void {
             if (ctx.hovered !== current) return;
             current.described = described;
             ui.showHover(element, Boolean(described.reason));
+            showLabel(ctx, current, described, cslp);
             const at = lastMove ?? event;
             ui.showCursor(at.clientX, at.clientY, described.type || 'empty', Boolean(described.reason));
           })

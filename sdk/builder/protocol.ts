@@ -31,7 +31,12 @@ export type VbSent =
   // 4.x: workflow-stage and variant locks, and the request for edit access.
   | 'get-workflow-stage-details'
   | 'get-resolved-variant-permissions'
-  | 'open-request-edit-access';
+  | 'open-request-edit-access'
+  // 4.x: the hover toolbar's names and field-location apps.
+  | 'get-content-type-name'
+  | 'get-reference-map'
+  | 'field-location-data'
+  | 'field-location-selected-app';
 
 /** Editor → layer requests handled in the builder window. */
 export type VbReceived =
@@ -229,4 +234,59 @@ export const readDeletePath = (value: unknown): string | undefined => (isRecord(
 export interface MouseClick {
   cslpData: string | undefined;
   fieldMetadata: CslpData | undefined;
+}
+
+// 4.x: the hover toolbar's names and field-location apps.
+
+/** `get-content-type-name`: `{contentTypeName}`; anything else is no name. */
+export const readContentTypeName = (value: unknown): string =>
+  (isRecord(value) ? str(value.contentTypeName) : undefined) ?? '';
+
+/** Where an entry is referenced from: the referring content type and its reference field. */
+export interface ReferenceParent {
+  contentTypeUid: string;
+  contentTypeTitle: string;
+  referenceFieldName: string;
+}
+
+/** `get-reference-map`: referring fields by entry uid; unreadable items are left out. */
+export function readReferenceMap(value: unknown): Record<string, ReferenceParent[]> {
+  if (!isRecord(value)) return {};
+  const map: Record<string, ReferenceParent[]> = {};
+  for (const [entryUid, list] of Object.entries(value)) {
+    if (!Array.isArray(list)) continue;
+    const parents = list.flatMap((item) => {
+      if (!isRecord(item)) return [];
+      const [contentTypeUid, contentTypeTitle, referenceFieldName] = [
+        item.contentTypeUid,
+        item.contentTypeTitle,
+        item.referenceFieldName,
+      ].map(str);
+      return contentTypeUid && referenceFieldName
+        ? [{ contentTypeUid, contentTypeTitle: contentTypeTitle || contentTypeUid, referenceFieldName }]
+        : [];
+    });
+    if (parents.length > 0) map[entryUid] = parents;
+  }
+  return map;
+}
+
+/**
+ * A field-location app (`field-location-data` answers `{apps}`): what the toolbar shows of it is
+ * its title and icon; the whole record goes back in `field-location-selected-app`.
+ */
+export type FieldApp = Record<string, unknown> & { uid: string; title: string; icon?: string };
+
+/** The apps an app record list offers; a record without uid or title is no app. */
+export function readApps(value: unknown): FieldApp[] {
+  const apps = isRecord(value) ? value.apps : undefined;
+  if (!Array.isArray(apps)) return [];
+  return apps.filter(
+    (app): app is FieldApp =>
+      isRecord(app) &&
+      typeof app.uid === 'string' &&
+      typeof app.title === 'string' &&
+      app.title !== '' &&
+      (app.icon === undefined || typeof app.icon === 'string'),
+  );
 }

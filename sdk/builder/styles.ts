@@ -31,7 +31,24 @@ export const SHADOW_CSS = css`
 .tb-parents { position: absolute; top: 100%; left: 0; margin-top: 4px; background: #fff; border-radius: 4px;
   box-shadow: 0 2px 8px rgba(0,0,0,.2); min-width: 140px; }
 .tb-parents button { display: block; width: 100%; text-align: left; }
-.tb-label-wrap { position: relative; display: flex; }
+.tb-label-wrap { position: relative; display: flex; flex-direction: column; align-items: flex-start; }
+.visual-builder__hover-toolbar { position: fixed; top: 0; left: 0; z-index: 100000; display: flex; flex-direction: column;
+  align-items: flex-start; pointer-events: none; font-size: 12px; }
+.tb-ct { font-weight: 600; }
+.tb-path { overflow: hidden; text-overflow: ellipsis; }
+.tb-ref { display: flex; align-items: center; gap: 4px; margin-top: 2px; padding: 2px 6px; border-radius: 4px;
+  background: #fff; color: #222; box-shadow: 0 2px 8px rgba(0,0,0,.2); white-space: nowrap; }
+.tb-apps { border-left: 1px solid #ddd; }
+.tb-more { position: relative; }
+.tb-app-icon { display: inline-block; width: 16px; height: 16px; line-height: 16px; font-weight: 600; }
+.tb-app-list { position: absolute; top: 100%; right: 0; margin-top: 4px; padding: 6px; background: #fff;
+  border-radius: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.2); min-width: 230px; }
+.tb-app-search { width: 100%; box-sizing: border-box; padding: 4px 6px; border: 1px solid #767676; border-radius: 4px;
+  font-size: 12px; }
+button.tb-app-item { display: flex; align-items: center; gap: 6px; width: 100%; padding: 6px; border: 0;
+  background: #fff; color: #222; text-align: left; cursor: pointer; font-size: 12px; }
+button.tb-app-item:hover { background: #f0edff; }
+.tb-no-apps { margin: 6px; color: #475161; }
 button.tb-button { min-width: 28px; height: 28px; padding: 0 6px; border: 0; background: #fff; color: #222;
   font-size: 13px; cursor: pointer; position: relative; }
 button.tb-button:hover:not(:disabled) { background: #f0edff; }

@@ -5,8 +5,10 @@ import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
 import { focus } from './focus.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
-import type { VariantStatus } from './protocol.ts';
-import type { ToolbarButton } from './ui.ts';
+import { referencedText } from './label.ts';
+import type { FieldApp, VariantStatus } from './protocol.ts';
+import { textsOf } from './text.ts';
+import type { AppButton, ToolbarButton } from './ui.ts';
 
 /**
  * The focused field's toolbar: what it offers for the field (move, edit, replace, form, comments,
@@ -133,9 +135,22 @@ function revertActions(ctx: BuilderContext, field: Focused): { label: string; ru
   }));
 }
 
+/** Field-location apps: choosing one sends 4.4.1's `field-location-selected-app` (note its `DomEditStack`). */
+function appButtons(ctx: BuilderContext, field: Focused): AppButton[] {
+  return field.apps.map((app: FieldApp) => ({
+    title: app.title,
+    icon: app.icon,
+    run: (position) =>
+      void ctx.channel
+        .send('field-location-selected-app', { app, position, DomEditStack: editStack(field.element, field.cslp) })
+        .catch(ignore),
+  }));
+}
+
 /** Draws the toolbar of `field` if it is still the focused one. */
 export function renderToolbar(ctx: BuilderContext, field: Focused): void {
   if (ctx.focused !== field) return;
+  const texts = textsOf(ctx.config.messages);
   const name = (cslp: CslpData, schema?: FieldSchema) =>
     field.names?.[cslp.cslpValue] ?? schema?.display_name ?? lastSegment(cslp.fieldPath || cslp.content_type_uid);
   ctx.ui.renderToolbar({
@@ -161,5 +176,9 @@ export function renderToolbar(ctx: BuilderContext, field: Focused): void {
     invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
     buttons: toolbarButtons(ctx, field),
     revert: revertActions(ctx, field),
+    contentType: field.label?.contentType ?? '',
+    referenced: referencedText(texts, field.label),
+    apps: appButtons(ctx, field),
+    texts,
   });
 }

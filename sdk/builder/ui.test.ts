@@ -3,6 +3,7 @@ import t, { type Test } from 'tap';
 import type { PageWindow } from '../dom.ts';
 import '../test-globals.ts';
 import { ICONS } from './icons.ts';
+import { TEXTS } from './text.ts';
 import { createUi } from './ui.ts';
 
 /** The drawing layer alone; placement that needs layout is checked in test/e2e/builder-toolbar.test.ts. */
@@ -28,6 +29,10 @@ t.test('one tooltip shows the hovered button’s text and goes when the pointer 
     invalid: true,
     buttons: [{ id: 'visual-builder-form', label: 'Form', glyph: '☰', run: () => undefined }],
     revert: [],
+    contentType: '',
+    referenced: '',
+    apps: [],
+    texts: TEXTS,
   });
   const tooltip = root.querySelector('.visual-builder__tooltip') as HTMLElement;
   t.ok(tooltip.hidden, 'hidden at first');
@@ -57,4 +62,43 @@ t.test('the cursor icon is drawn again only when the field type changes', async 
   t.equal(root.querySelector('.visual-builder__cursor-icon svg path')?.getAttribute('d'), ICONS.file[0], 'new icon');
   t.match(root.querySelector('.visual-builder__cursor-icon')?.textContent, 'File');
   t.notOk(root.querySelector('.visual-builder__cursor-disabled'));
+});
+
+t.test('an open app list stays open and filtered when an answer redraws the toolbar', async (t) => {
+  const { win, ui, root } = setup(t);
+  const field = win.document.createElement('p');
+  win.document.body.append(field);
+  ui.showFocus(field, false);
+  const app = (title: string) => ({ title, icon: undefined, run: () => undefined });
+  const model = {
+    label: 'Title',
+    icon: 'singleline',
+    parents: [],
+    reason: '',
+    invalid: false,
+    buttons: [],
+    revert: [],
+    contentType: '',
+    referenced: '',
+    apps: [app('Translator'), app('Spell check'), app('SEO helper')],
+    texts: TEXTS,
+  };
+  ui.renderToolbar(model);
+  (root.querySelector('[data-testid="field-location-more-button"]') as HTMLButtonElement).click();
+  const search = root.querySelector('.tb-app-search') as HTMLInputElement;
+  search.value = 'seo';
+  search.dispatchEvent(new win.Event('input', { bubbles: true }));
+  ui.renderToolbar({ ...model, contentType: 'Page' });
+  const list = root.querySelector('.tb-app-list') as HTMLElement;
+  t.notOk(list.hidden, 'still open');
+  t.equal(root.querySelector('[data-testid="field-location-more-button"]')?.getAttribute('aria-expanded'), 'true');
+  t.equal((root.querySelector('.tb-app-search') as HTMLInputElement).value, 'seo', 'what was typed stays');
+  t.same(
+    [...list.querySelectorAll<HTMLElement>('.tb-app-item')].map((item) => item.hidden),
+    [true, false],
+    'still filtered',
+  );
+  ui.renderToolbar(null);
+  ui.renderToolbar(model);
+  t.ok((root.querySelector('.tb-app-list') as HTMLElement).hidden, 'a new toolbar starts closed');
 });

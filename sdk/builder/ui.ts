@@ -8,7 +8,13 @@ import { html, when } from '../view/html.ts';
 import { surface } from '../view/render.ts';
 import { icon, iconFor } from './icons.ts';
 import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
-import { type ToolbarModel, toolbarView } from './toolbar-view.ts';
+import {
+  type HoverLabelModel,
+  hoverLabelView,
+  normalizeSearch,
+  type ToolbarModel,
+  toolbarView,
+} from './toolbar-view.ts';
 
 /**
  * The builder's surfaces, templates in one open shadow root: hover outline,
@@ -17,7 +23,7 @@ import { type ToolbarModel, toolbarView } from './toolbar-view.ts';
  * reading the page recognise them. This module only draws; builder.ts decides what to draw.
  */
 
-export type { ToolbarButton, ToolbarModel } from './toolbar-view.ts';
+export type { AppButton, HoverLabelModel, ToolbarButton, ToolbarModel } from './toolbar-view.ts';
 
 export interface AddButtonModel {
   label: string;
@@ -39,6 +45,8 @@ export interface BuilderUi {
   showFocus(element: Element, disabled: boolean): void;
   hideFocus(): void;
   renderToolbar(model: ToolbarModel | null): void;
+  /** The hover toolbar (4.x) over `element`, or none. */
+  renderHoverLabel(element: Element | null, model?: HoverLabelModel): void;
   renderAddButtons(element: Element | null, buttons: AddButtonModel[]): void;
   /** Re-measures the outlines after scroll, resize or page changes. */
   reposition(): void;
@@ -75,7 +83,7 @@ export function createUi(win: PageWindow): BuilderUi {
   surfaces.innerHTML =
     html`<div class="visual-builder__cursor"><div class="visual-builder__cursor-wrapper"><span class="visual-builder__cursor-icon"></span></div></div><div class="visual-builder__tooltip" role="tooltip" hidden></div><div class="visual-builder__hover-outline visual-builder__hover-outline--unclickable" hidden></div><div class="visual-builder__overlay__wrapper" data-testid="visual-builder__overlay__wrapper">${SIDES.map(
       (side) => html`<div class="visual-builder__overlay visual-builder__overlay--${side}"></div>`,
-    )}<div class="visual-builder__overlay--outline"></div></div><div class="visual-builder__focused-toolbar" role="toolbar" hidden></div><div class="visual-builder__add-buttons"></div>`.markup;
+    )}<div class="visual-builder__overlay--outline"></div></div><div class="visual-builder__focused-toolbar" role="toolbar" hidden></div><div class="visual-builder__hover-toolbar" data-testid="visual-builder__hover-toolbar" hidden></div><div class="visual-builder__add-buttons"></div>`.markup;
   const $ = (selector: string) => surfaces.querySelector(selector) as HTMLElement;
   const cursor = $('.visual-builder__cursor');
   const cursorWrapper = $('.visual-builder__cursor-wrapper');
@@ -94,12 +102,33 @@ export function createUi(win: PageWindow): BuilderUi {
   const outline = $('.visual-builder__overlay--outline');
   const toolbar = $('.visual-builder__focused-toolbar');
   const adds = $('.visual-builder__add-buttons');
+  const hoverLabel = $('.visual-builder__hover-toolbar');
+  let labelled: Element | null = null;
   doc.body.append(host);
 
   const closed = new AbortController();
   const toolbarSurface = surface(toolbar, closed.signal);
   const addsSurface = surface(adds, closed.signal);
   const cursorSurface = surface(cursorIcon, closed.signal);
+  const hoverLabelSurface = surface(hoverLabel, closed.signal);
+  // The app list's search (4.x) filters in place: a render would take the caret away.
+  const filterApps = (list: Element) => {
+    const wanted = normalizeSearch((list.querySelector('.tb-app-search') as HTMLInputElement).value);
+    let shown = 0;
+    for (const item of list.querySelectorAll<HTMLElement>('.tb-app-item')) {
+      item.hidden = !item.getAttribute('data-search')?.includes(wanted);
+      if (!item.hidden) shown++;
+    }
+    (list.querySelector('.tb-no-apps') as HTMLElement).hidden = shown > 0;
+  };
+  toolbar.addEventListener(
+    'input',
+    (event) => {
+      const list = (event.target as Element).closest('.tb-app-list');
+      if (list) filterApps(list);
+    },
+    { signal: closed.signal },
+  );
 
   let hovered: Element | null = null;
   let focused: Element | null = null;
@@ -120,6 +149,9 @@ export function createUi(win: PageWindow): BuilderUi {
 
   const placeToolbar = () => {
     if (focused && !toolbar.hidden) void float(focused, toolbar, 'top-start');
+  };
+  const placeHoverLabel = () => {
+    if (labelled && !hoverLabel.hidden) void float(labelled, hoverLabel, 'top-start');
   };
   const placeAdds = () => {
     if (!addAnchor) return;
@@ -205,10 +237,24 @@ export function createUi(win: PageWindow): BuilderUi {
       ui.renderAddButtons(null, []);
     },
     renderToolbar(model) {
+      // An open app list stays open, and filtered, across the renders the editor's answers cause.
+      const appsOpen = toolbar.querySelector('.tb-app-list:not([hidden])') !== null;
       toolbarSurface.render(() => (model ? toolbarView(model, toolbarSurface.on) : html``));
+      const apps = appsOpen ? toolbar.querySelector<HTMLElement>('.tb-app-list') : null;
+      if (apps) {
+        apps.hidden = false;
+        apps.previousElementSibling?.setAttribute('aria-expanded', 'true');
+        filterApps(apps);
+      }
       toolbar.hidden = !model;
       refreshTooltip();
       placeToolbar();
+    },
+    renderHoverLabel(element, model) {
+      labelled = model ? element : null;
+      hoverLabelSurface.render(() => (labelled && model ? hoverLabelView(model) : html``));
+      hoverLabel.hidden = !labelled;
+      placeHoverLabel();
     },
     renderAddButtons(element, buttons) {
       addAnchor = element;
@@ -230,6 +276,7 @@ export function createUi(win: PageWindow): BuilderUi {
       else if (hovered) ui.hideHover();
       placeFocus();
       placeToolbar();
+      placeHoverLabel();
       placeAdds();
     },
     owns: (target) => target === host || (target instanceof win.Node && host.contains(target)),

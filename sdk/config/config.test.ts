@@ -178,6 +178,14 @@ t.test('editor origins: the client URL origin unless listed; a list must hold or
     t.throws(() => configured({ editorOrigins: bad as string[] }), LayerError, JSON.stringify(bad));
 });
 
+t.test('the builder’s texts are taken as the page gives them; the builder reads them by key', async (t) => {
+  t.same(configured({}).messages, {});
+  t.same(configured({ messages: { moreApps: 'Weitere Apps', later: 'x' } }).messages, {
+    moreApps: 'Weitere Apps',
+    later: 'x',
+  });
+});
+
 t.test('the page URL gives hash, content type and entry, also in the stack SDK', async (t) => {
   const config = baseConfig();
   applyUrl(config, new URL('https://site.test/p?live_preview=h1&content_type_uid=page&entry_uid=blt01'));

@@ -36,13 +36,13 @@ function origins(list: unknown): string[] {
 /**
  * Config keys must exist: a key of `init`, or of one of its groups, that the
  * configuration does not have is a typo the caller should hear about. The stack SDK is someone
- * else's object and is not checked.
+ * else's object and is not checked, nor are the texts (`messages`), which the builder reads by key.
  */
 function checkKeys(init: InitData, config: Config): void {
   for (const [key, value] of Object.entries(init)) {
     if (!Object.hasOwn(config, key)) throw new LayerError('INVALID_KEY', key);
     const known = config[key as keyof Config];
-    if (key === 'stackSdk' || !isRecord(value) || !isRecord(known)) continue;
+    if (key === 'stackSdk' || key === 'messages' || !isRecord(value) || !isRecord(known)) continue;
     for (const inner of Object.keys(value))
       if (!Object.hasOwn(known, inner)) throw new LayerError('INVALID_KEY', `${key}.${inner}`);
   }
@@ -107,6 +107,7 @@ export function applyInit(config: Config, init: InitData): void {
   stackDetails.branch = first(details.branch, sdk?.branch, sdk?.headers?.branch, stackDetails.branch) as string;
   stackDetails.locale = details.locale ?? stackDetails.locale;
   if (init.editorOrigins) config.editorOrigins = origins(init.editorOrigins);
+  if (init.messages) config.messages = init.messages;
 
   if (config.mode === MODE.builder) {
     if (!stackDetails.environment) throw new LayerError('ENVIRONMENT_REQUIRED');

@@ -71,6 +71,8 @@ export interface InitData {
    * elsewhere. Not in 3.2.5; defaults to the origin of `clientUrlParams`.
    */
   editorOrigins?: string[];
+  /** The builder's 4.x texts in the page's language, by key (builder/text.ts); English without. Not in 4.4.1. */
+  messages?: Record<string, string>;
 }
 
 export interface CollabConfig {
@@ -117,6 +119,8 @@ export interface Config {
   collab: CollabConfig;
   /** Empty: the origin of `clientUrlParams`. */
   editorOrigins: string[];
+  /** The builder's texts as the page gave them, read by the builder (builder/text.ts). */
+  messages: Record<string, unknown>;
 }
 
 /** What the public `config` getter shares. */

@@ -1,8 +1,9 @@
 import t from 'tap';
-import type { PageConfig } from '../../common/preview-page-config.ts';
+import { createMessageCatalog } from '../../client/i18n/messages.ts';
+import { type PageConfig, PREVIEW_TEXT_KEYS } from '../../common/preview-page-config.ts';
 import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
 import type { PreviewConfig } from './config.ts';
-import { previewCsp, previewScript } from './page.ts';
+import { previewCsp, previewMessages, previewScript } from './page.ts';
 
 /**
  * What a preview response adds: the layer's script and its JSON config, a CSP
@@ -36,6 +37,13 @@ t.test('a preview request gets the script, its configuration, editor-only framin
       stackDetails: { apiKey: 'blt-key', environment: 'preview', branch: '' },
       clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
       editorOrigins: ['https://app.contentstack.com', 'http://127.0.0.1:4100'],
+      messages: {
+        referencedFrom: 'Referenced from {field} in {contentType}',
+        apps: 'Field apps',
+        moreApps: 'More apps',
+        searchApps: 'Search for apps',
+        noApps: 'No matching results found!',
+      },
     },
   });
   const csp = res.headers['content-security-policy'] as string;
@@ -118,4 +126,12 @@ t.test('the configuration names the editor and this storefront’s workbench ori
     'http://www.halden.co.uk:3000',
     'http://uk.localhost:3000',
   ]);
+});
+
+t.test('the builder’s texts come in the page’s language, their arguments left for the layer', async (t) => {
+  const catalog = createMessageCatalog({ dir: 'locales', fallbackLocale: 'en-GB', log: { error: () => undefined } });
+  const messages = previewMessages(await catalog.translator('de-CH'));
+  t.equal(messages.referencedFrom, 'Verwiesen von {field} in {contentType}');
+  t.equal(messages.moreApps, 'Weitere Apps');
+  t.same(Object.keys(messages), [...PREVIEW_TEXT_KEYS], 'every text the layer reads');
 });

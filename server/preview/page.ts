@@ -1,5 +1,12 @@
+import type { Translate } from '../../client/i18n/messages.ts';
 import type { PreviewScript } from '../../client/page/model.ts';
-import { PAGE_CONFIG_ID, type PageConfig } from '../../common/preview-page-config.ts';
+import {
+  PAGE_CONFIG_ID,
+  type PageConfig,
+  type PageInit,
+  PREVIEW_TEXT_ARGS,
+  PREVIEW_TEXT_KEYS,
+} from '../../common/preview-page-config.ts';
 import type { PreviewConfig } from './config.ts';
 
 /**
@@ -15,7 +22,7 @@ import type { PreviewConfig } from './config.ts';
 export function previewScript(
   config: PreviewConfig,
   src: string,
-  page: { hosts: readonly string[]; storefrontHosts: ReadonlySet<string> },
+  page: { hosts: readonly string[]; storefrontHosts: ReadonlySet<string>; t?: Translate },
 ): PreviewScript {
   const editor = new URL(config.editorOrigins[0] as string);
   const protocol = editor.protocol === 'http:' ? 'http' : 'https';
@@ -33,9 +40,15 @@ export function previewScript(
         const host = new URL(origin).hostname.toLowerCase();
         return !page.storefrontHosts.has(host) || page.hosts.includes(host);
       }),
+      ...(page.t ? { messages: previewMessages(page.t) } : {}),
     },
   };
   return { src, configId: PAGE_CONFIG_ID, config: pageConfig };
+}
+
+/** The builder's texts in the page's language; their arguments stay for the layer to fill in. */
+export function previewMessages(t: Translate): NonNullable<PageInit['messages']> {
+  return Object.fromEntries(PREVIEW_TEXT_KEYS.map((key) => [key, t(`preview.builder.${key}`, PREVIEW_TEXT_ARGS)]));
 }
 
 /** The response's CSP with `frame-ancestors` set to the editor origins (pages elsewhere allow only themselves). */

@@ -210,6 +210,7 @@ export async function buildPage(deps: PageDeps, request: PageRequest): Promise<O
     model.previewScript = previewScript(deps.preview, assets.previewScript, {
       hosts: [site.host, ...site.aliases].map((h) => h.toLowerCase()),
       storefrontHosts: new Set(sites.sites.flatMap((s) => [s.host, ...s.aliases]).map((h) => h.toLowerCase())),
+      t,
     });
   const element = pageElement(deps, model, t, log);
   const degraded = watched.faulted() || budget.missed;

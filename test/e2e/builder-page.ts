@@ -101,6 +101,19 @@ const EDITOR = `
   if (params.has('variantPermission'))
     record(vb, 'get-resolved-variant-permissions', () => JSON.parse(params.get('variantPermission')));
   record(vb, 'open-request-edit-access');
+  // 4.x hover toolbar and field-location apps: "labels" answers get-content-type-name and
+  // get-reference-map (the template is referenced from the page's Template field); "apps" is the
+  // answer to field-location-data. Without them the library answers with an error.
+  if (params.has('labels')) {
+    record(vb, 'get-content-type-name', (data) => ({
+      contentTypeName: data.content_type_uid === 'page_template' ? 'Page template' : 'Page',
+    }));
+    record(vb, 'get-reference-map', () => ({
+      dishwasher: [{ contentTypeUid: 'page', contentTypeTitle: 'Page', referenceFieldName: 'Template' }],
+    }));
+  }
+  if (params.has('apps')) record(vb, 'field-location-data', () => JSON.parse(params.get('apps')));
+  record(vb, 'field-location-selected-app');
   for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'sync-field', 'update-field',
     'move-instance', 'delete-instance', 'open-asset-modal', 'open-field-edit-modal', 'open-reference-modal',
     'open-field-comment-modal'])
