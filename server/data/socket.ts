@@ -202,6 +202,9 @@ export function attachGraphQLSocket(
       },
       onSubscribe: async (ctx, id, payload) => {
         const socket = ctx.extra.socket;
+        // Counted as it arrives, before it waits: the operation being started is already in the
+        // list, and so would be every one sent after it by the time its turn comes.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) return REFUSED.subscriptionsPerSocket;
         // Its turn among every socket's operations; past the queue, shed as under pressure.
         const admitted = await admission();
         // Closed (for its reading, or by its client) while it waited: refused, unparsed.
@@ -216,11 +219,6 @@ export function attachGraphQLSocket(
         // Before it is parsed: its length, and nesting the parser would overflow the stack on.
         const refused = querySourceError(payload.query);
         if (refused) return [refused];
-        // The operation being started is already in the list: more than the cap means one too many.
-        const operations = Object.values(ctx.subscriptions);
-        if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
-          return REFUSED.subscriptionsPerSocket;
-        }
         // Parsed here, not by graphql-ws, as the kind of operation decides the caps below; the
         // arguments returned make graphql-ws skip its own parse and validation.
         const document = parseOperation(payload.query);
