@@ -86,8 +86,8 @@ export interface ServerOptions {
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** TCP connections held at most, in total and per client address (CONNECTIONS_MAX, CONNECTIONS_PER_ADDRESS). */
   connections?: Partial<ConnectionCaps>;
-  /** Socket idle and whole-request limits; tests shorten them. */
-  timeouts?: { connectionMs?: number; requestMs?: number };
+  /** Socket idle, whole-request and keep-alive limits; tests shorten them. */
+  timeouts?: { connectionMs?: number; requestMs?: number; keepAliveMs?: number };
   /** Set false to render every request (the rendered-HTML cache is on by default). */
   htmlCache?: boolean;
   /** Fastify's trustProxy: which peers may set X-Forwarded-*. Off by default. */
@@ -147,7 +147,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     bodyLimit: 256 * 1024,
     connectionTimeout: options.timeouts?.connectionMs ?? 30_000,
     requestTimeout: options.timeouts?.requestMs ?? 30_000,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: options.timeouts?.keepAliveMs ?? 72_000,
     // Node enforces headersTimeout and requestTimeout only when it checks its connections, every
     // 30 s by default: slow headers lived about 40 s instead of 10.
     http: { connectionsCheckingInterval: CONNECTIONS_CHECK_MS },

@@ -96,7 +96,12 @@ async function runServer(env: Env): Promise<void> {
     redisUrl: env.REDIS_URL,
     ...(env.CDN_PURGE_URL ? { cdnPurge: { url: env.CDN_PURGE_URL, token: env.CDN_PURGE_TOKEN } } : {}),
     trustProxy: env.TRUST_PROXY,
-    connections: { total: env.CONNECTIONS_MAX, perAddress: env.CONNECTIONS_PER_ADDRESS },
+    connections: {
+      total: env.CONNECTIONS_MAX,
+      perAddress: env.CONNECTIONS_PER_ADDRESS,
+      firstByteMs: env.HTTP_FIRST_BYTE_TIMEOUT_MS,
+    },
+    timeouts: { requestMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     data: {
       url: env.GRAPHQL_URL,
       tokenSecret: env.GRAPHQL_TOKEN_SECRET,

@@ -127,3 +127,17 @@ t.test('connection caps: numbers, and the per-address cap below the total', asyn
   });
   t.throws(() => readEnv({ CONNECTIONS_MAX: '0' }), { message: /CONNECTIONS_MAX/ });
 });
+
+t.test('connection deadlines: optional whole milliseconds', async (t) => {
+  const env = readEnv({
+    HTTP_FIRST_BYTE_TIMEOUT_MS: '1000',
+    HTTP_REQUEST_TIMEOUT_MS: '2000',
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
+  });
+  t.same(
+    [env.HTTP_FIRST_BYTE_TIMEOUT_MS, env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_KEEP_ALIVE_TIMEOUT_MS],
+    [1000, 2000, 500],
+  );
+  t.equal(readEnv({}).HTTP_FIRST_BYTE_TIMEOUT_MS, undefined, 'unset: the defaults of server/http/connection-caps.ts');
+  t.throws(() => readEnv({ HTTP_REQUEST_TIMEOUT_MS: '0' }), { message: /HTTP_REQUEST_TIMEOUT_MS/ });
+});

@@ -27,6 +27,11 @@ const EnvSchema = Type.Object({
   // TCP connections held at most, in total and per client address (server/http/connection-caps.ts).
   CONNECTIONS_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
   CONNECTIONS_PER_ADDRESS: Type.Optional(Type.Integer({ minimum: 1 })),
+  // Deadlines of a connection (server/app.ts): its first byte, its whole request (headers within
+  // 10 s of it), and the idle time between requests; tests shorten them.
+  HTTP_FIRST_BYTE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
   // bench: `off` renders every request, for the uncached benchmark rows.
   HTML_CACHE: Type.Optional(Type.Unsafe<'on' | 'off'>({ type: 'string', enum: ['on', 'off'] })),
   // Freshness of rendered pages and of upstream content reads (the bench's load test shortens both).

@@ -63,7 +63,7 @@ function trim(message: string): string {
  * past its address's (the line saying the rest are not), 'silent' after. Addresses are kept for a
  * minute in a bounded LRU: one that is pushed out (by many others) starts again, within the total.
  */
-function logBudget(limits: ErrorLogLimits) {
+export function logBudget(limits: ErrorLogLimits) {
   const MINUTE = 60_000;
   const perAddress = new LRUCache<string, { logged: number }>({ max: 10_000, ttl: MINUTE });
   let total = 0;

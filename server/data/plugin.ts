@@ -117,6 +117,7 @@ export const dataPlugin: FastifyPluginAsync<DataPluginOptions> = async (app, opt
     limits: options.socketLimits,
     policy: { ...options.upgrade, underPressure },
     maxResponseBytes,
+    log: app.log,
     ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
     ...(options.onUpgradeRefused ? { onRefused: options.onUpgradeRefused } : {}),
   });

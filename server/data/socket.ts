@@ -10,8 +10,6 @@ import {
   type ValidationRule,
   validate,
 } from 'graphql';
-// Renamed: it is graphql-ws's server for a `ws` server, not a React hook (which the linter takes `use…` for).
-import { useServer as serveGraphQLWs } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { hostHeaderCount } from '../http/host-headers.ts';
 import { bearerToken, type Tokens, type Viewer } from './auth.ts';
@@ -19,6 +17,7 @@ import type { Catalog } from './catalog.ts';
 import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
+import { type SocketLog, serveGraphQLOverSockets } from './socket-transport.ts';
 import {
   refuseUpgrade,
   type UpgradePolicy,
@@ -65,6 +64,12 @@ export interface SocketLimits {
   messageBurst: number;
   messagesPerSecond: number;
   /**
+   * The same over all sockets of one client address (its 20 sockets would otherwise have 20
+   * budgets): two pages' worth of resubscribing at once (decision 0142).
+   */
+  addressMessageBurst: number;
+  addressMessagesPerSecond: number;
+  /**
    * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
    * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
    */
@@ -74,6 +79,13 @@ export interface SocketLimits {
    * a client, short enough that refusals held open cannot pile up.
    */
   refusedGraceMs: number;
+  /**
+   * Operations all sockets together may start in one turn of the event loop; the next ones wait for
+   * later turns, so no number of sockets can hold the loop (decision 0142).
+   */
+  operationsPerTurn: number;
+  /** Operations waiting for their turn at most; past it they are refused SERVER_BUSY, unparsed. */
+  operationsWaiting: number;
 }
 
 export const SOCKET_LIMITS: SocketLimits = {
@@ -84,8 +96,12 @@ export const SOCKET_LIMITS: SocketLimits = {
   bufferedBytes: 1024 * 1024,
   messageBurst: 120,
   messagesPerSecond: 10,
+  addressMessageBurst: 240,
+  addressMessagesPerSecond: 20,
   subscriptions: 20_000,
   refusedGraceMs: 2_000,
+  operationsPerTurn: 32,
+  operationsWaiting: 1_000,
 };
 
 /**
@@ -100,6 +116,16 @@ export const SOCKET_CLOSE = {
 } as const;
 
 type CloseReason = (typeof SOCKET_CLOSE)[keyof typeof SOCKET_CLOSE];
+
+/**
+ * Refusals a flood provokes by the thousand, made once: a GraphQLError captures a stack when it is
+ * made, which cost more than the refusal itself (decision 0142). Each is only ever serialised.
+ */
+const REFUSED = {
+  closing: [new GraphQLError('The socket is closing', { extensions: { code: 'SOCKET_CLOSING' } })],
+  busy: [new GraphQLError('The server is busy. Please try again shortly.', { extensions: { code: 'SERVER_BUSY' } })],
+  subscriptionsPerSocket: [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)],
+};
 
 type SocketExtra = { viewer?: Viewer | null; socket: WebSocket; request: IncomingMessage };
 type Connection = { subscriptions: Record<string, unknown>; extra: Partial<SocketExtra> };
@@ -129,6 +155,8 @@ export function attachGraphQLSocket(
     clientAddress?: (request: IncomingMessage) => string | undefined;
     /** Told of every refused upgrade (the refusals metric). */
     onRefused?: (reason: UpgradeRefusalReason) => void;
+    /** Where socket failures are logged (trimmed, budgeted per client address). */
+    log?: SocketLog;
   },
 ): () => Promise<void> {
   const { catalog, tokens } = options;
@@ -140,7 +168,18 @@ export function attachGraphQLSocket(
   const idle = idleWatch(limits.idleMs);
   /** Ids of each connection's queries and mutations still in flight. */
   const inFlight = new WeakMap<Connection, Set<string>>();
-  const graphqlWs = serveGraphQLWs<Record<string, unknown> | undefined, SocketExtra>(
+  const clientOf = (request: IncomingMessage) => options.clientAddress?.(request) ?? request.socket.remoteAddress ?? '';
+  const budgets = new WeakMap<WebSocket, () => boolean>();
+  /** Each address's message budget over all of its sockets, while it holds one. */
+  const addressBudgets = new Map<string, () => boolean>();
+  const tooManyInFlight = [
+    new GraphQLError(`At most ${limits.inFlight} operations in flight per connection: read the answers first`, {
+      extensions: { code: 'TOO_MANY_IN_FLIGHT' },
+    }),
+  ];
+  const admission = operationAdmission(limits.operationsPerTurn, limits.operationsWaiting);
+  const graphqlWs = serveGraphQLOverSockets<SocketExtra>(
+    wss,
     {
       schema,
       // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
@@ -161,27 +200,25 @@ export function attachGraphQLSocket(
         open.delete(ctx);
         idle.forget(ctx);
       },
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const socket = ctx.extra.socket;
-        // Closed for its messages or its reading: what it sent after that is dropped unread.
-        if (socket.readyState !== socket.OPEN) return [];
-        // Under pressure new operations are shed as HTTP requests are; those held keep running.
-        if (underPressure?.()) {
-          return [
-            new GraphQLError('The server is busy. Please try again shortly.', { extensions: { code: 'SERVER_BUSY' } }),
-          ];
+        // Counted as it arrives, before it waits: the operation being started is already in the
+        // list, and so would be every one sent after it by the time its turn comes.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) return REFUSED.subscriptionsPerSocket;
+        // Its turn among every socket's operations; past the queue, shed as under pressure.
+        const admitted = await admission();
+        // Closed (for its reading, or by its client) while it waited: refused, unparsed.
+        if (socket.readyState !== socket.OPEN) {
+          return REFUSED.closing;
         }
+        // Under pressure new operations are shed as HTTP requests are; those held keep running.
+        if (!admitted || underPressure?.()) return REFUSED.busy;
         idle.used(ctx);
         // A client that keeps sending but does not read would have its refusals queue up too.
         if (socket.bufferedAmount > limits.bufferedBytes) closeForPolicy(socket, SOCKET_CLOSE.slowReader);
         // Before it is parsed: its length, and nesting the parser would overflow the stack on.
         const refused = querySourceError(payload.query);
         if (refused) return [refused];
-        // The operation being started is already in the list: more than the cap means one too many.
-        const operations = Object.values(ctx.subscriptions);
-        if (operations.length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
-          return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)];
-        }
         // Parsed here, not by graphql-ws, as the kind of operation decides the caps below; the
         // arguments returned make graphql-ws skip its own parse and validation.
         const document = parseOperation(payload.query);
@@ -194,16 +231,7 @@ export function attachGraphQLSocket(
         inFlight.set(ctx, queries);
         for (const held of queries) if (!(held in ctx.subscriptions)) queries.delete(held);
         if (kind !== OperationTypeNode.SUBSCRIPTION) {
-          if (queries.size >= limits.inFlight) {
-            return [
-              new GraphQLError(
-                `At most ${limits.inFlight} operations in flight per connection: read the answers first`,
-                {
-                  extensions: { code: 'TOO_MANY_IN_FLIGHT' },
-                },
-              ),
-            ];
-          }
+          if (queries.size >= limits.inFlight) return tooManyInFlight;
           queries.add(id);
         } else if (catalog.watchers() >= limits.subscriptions) {
           return [
@@ -229,7 +257,17 @@ export function attachGraphQLSocket(
       },
       context: (ctx): DataContext => ({ catalog, viewer: ctx.extra.viewer ?? null }),
     },
-    wss,
+    {
+      // Past its message budget or once closing, a message is dropped before graphql-ws parses it.
+      admit: (socket) => {
+        if (socket.readyState !== socket.OPEN) return false;
+        if (budgets.get(socket)?.()) return true;
+        closeForPolicy(socket, SOCKET_CLOSE.tooManyMessages);
+        return false;
+      },
+      clientOf,
+      ...(options.log ? { log: options.log } : {}),
+    },
   );
 
   const perClient = new Map<string, number>();
@@ -243,7 +281,7 @@ export function attachGraphQLSocket(
       if (server.listenerCount('upgrade') === 1) socket.destroy();
       return;
     }
-    const client = options.clientAddress?.(request) ?? request.socket.remoteAddress ?? '';
+    const client = clientOf(request);
     const held = perClient.get(client) ?? 0;
     const refusal =
       refuseUpgrade(
@@ -276,11 +314,20 @@ export function attachGraphQLSocket(
       total--;
       const left = (perClient.get(client) ?? 1) - 1;
       if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
+      else {
+        perClient.delete(client);
+        addressBudgets.delete(client);
+      }
     });
+    let addressBudget = addressBudgets.get(client);
+    if (!addressBudget) {
+      addressBudget = tokenBucket(limits.addressMessageBurst, limits.addressMessagesPerSecond);
+      addressBudgets.set(client, addressBudget);
+    }
+    const ownBudget = tokenBucket(limits.messageBurst, limits.messagesPerSecond);
+    const shared = addressBudget;
     wss.handleUpgrade(request, socket, head, (ws) => {
-      // Before graphql-ws's own listener, which the connection event adds: it sees a message after this.
-      limitMessages(ws, limits);
+      budgets.set(ws, () => ownBudget() && shared());
       wss.emit('connection', ws, request);
     });
   };
@@ -324,19 +371,56 @@ function idleWatch(idleMs: number) {
 }
 
 /**
- * A message budget per socket (a token bucket): `messageBurst` at once, refilled at
- * `messagesPerSecond`. A socket past it is closed; what it sent meanwhile is dropped unparsed.
+ * A token bucket: true for `burst` calls at once, then for `perSecond` a second. The message
+ * budgets of a socket and of an address; past either, the socket is closed and what it sent is
+ * dropped unparsed.
  */
-function limitMessages(socket: WebSocket, limits: SocketLimits) {
-  let budget = limits.messageBurst;
-  let last = performance.now();
-  socket.on('message', () => {
-    const now = performance.now();
-    budget = Math.min(limits.messageBurst, budget + ((now - last) / 1000) * limits.messagesPerSecond);
-    last = now;
-    if (budget >= 1) budget--;
-    else closeForPolicy(socket, SOCKET_CLOSE.tooManyMessages);
-  });
+export function tokenBucket(burst: number, perSecond: number, now = () => performance.now()): () => boolean {
+  let tokens = burst;
+  let last = now();
+  return () => {
+    const at = now();
+    tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+    last = at;
+    if (tokens < 1) return false;
+    tokens--;
+    return true;
+  };
+}
+
+/**
+ * Admission of socket operations, process-wide (decision 0142): at most `perTurn` start in one turn
+ * of the event loop, whatever the number of sockets; the next ones wait, in order, for the turns
+ * after, and past `maxWaiting` waiting they are refused (false). A page resubscribing all of its
+ * subscriptions at once waits a few turns; a flood from many sockets cannot hold the loop.
+ */
+export function operationAdmission(perTurn: number, maxWaiting: number): () => boolean | Promise<boolean> {
+  let used = 0;
+  let scheduled = false;
+  const waiting: (() => void)[] = [];
+  const nextTurn = () => {
+    scheduled = false;
+    used = 0;
+    while (used < perTurn && waiting.length > 0) {
+      used++;
+      waiting.shift()?.();
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (scheduled || (used === 0 && waiting.length === 0)) return;
+    scheduled = true;
+    setImmediate(nextTurn);
+  };
+  return () => {
+    if (used < perTurn && waiting.length === 0) {
+      used++;
+      schedule();
+      return true;
+    }
+    if (waiting.length >= maxWaiting) return false;
+    return new Promise((resolve) => waiting.push(() => resolve(true)));
+  };
 }
 
 /**
@@ -347,6 +431,8 @@ function limitMessages(socket: WebSocket, limits: SocketLimits) {
 function closeForPolicy(socket: WebSocket, close: CloseReason) {
   if (socket.readyState !== socket.OPEN) return;
   socket.close(close.code, close.reason);
+  // Nothing it sends from now on is read: a flood costs no more unmasking and decoding.
+  socket.pause();
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 

@@ -95,10 +95,49 @@ t.test('a client that trickles its headers is cut at headersTimeout, not at the 
   t.ok(lived < 15_000, `cut after ${lived} ms (headersTimeout 500 ms, checked every second)`);
 });
 
-t.test('the defaults leave half the descriptors for everything else; one address never fills the total', async (t) => {
-  t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256 });
-  t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64 });
-  t.same(connectionCaps({}, 1_048_576), { total: 10_000, perAddress: 256 }, 'at most 10,000');
-  t.same(connectionCaps({ total: 100 }, 20_000), { total: 100, perAddress: 12 }, 'derived from a configured total');
-  t.same(connectionCaps({ total: 100, perAddress: 30 }), { total: 100, perAddress: 30 });
+t.test(
+  'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',
+  async (t) => {
+    const deadline = { firstByteMs: 10_000 };
+    t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256, reserved: 16, ...deadline });
+    t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64, reserved: 16, ...deadline });
+    t.same(
+      connectionCaps({}, 1_048_576),
+      { total: 10_000, perAddress: 256, reserved: 16, ...deadline },
+      'at most 10,000',
+    );
+    t.same(
+      connectionCaps({ total: 100 }, 20_000),
+      { total: 100, perAddress: 12, reserved: 6, ...deadline },
+      'derived from a configured total',
+    );
+    t.same(connectionCaps({ total: 100, perAddress: 30, firstByteMs: 500 }), {
+      total: 100,
+      perAddress: 30,
+      reserved: 6,
+      firstByteMs: 500,
+    });
+  },
+);
+
+t.test('a connection that sends nothing is closed at the first-byte deadline; requests are served', async (t) => {
+  const app = await demoServer({ connections: { firstByteMs: 300 } });
+  const port = await listening(t, app);
+  const silent = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+  silent.on('error', () => {});
+  t.teardown(() => silent.destroy());
+  const started = Date.now();
+  await new Promise((resolve) => silent.once('close', resolve));
+  t.ok(Date.now() - started < 10_000, `closed after ${Date.now() - started} ms, not held`);
+  t.equal(await status(port, '127.0.0.2'), 200, 'a connection that sends its request is served');
+});
+
+t.test('the reserved places are for this machine itself: the probe gets in when the rest is full', async (t) => {
+  const app = await demoServer({ connections: { total: 12, perAddress: 4, reserved: 2 } });
+  const port = await listening(t, app);
+  for (const from of ['127.0.0.3', '127.0.0.4'])
+    await Promise.all(Array.from({ length: 4 }, () => hold(t, port, from)));
+  await Promise.all(Array.from({ length: 2 }, () => hold(t, port, '127.0.0.5')));
+  t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
+  t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
 });

@@ -7,7 +7,17 @@ export interface ConnectionCaps {
   total: number;
   /** Connections one client address holds at most; a trusted proxy's count only toward `total`. */
   perAddress: number;
+  /**
+   * Of `total`, the places only this machine's own loopback address (127.0.0.1, ::1) may take: the
+   * health probes of a container or a host get in when every other place is held.
+   */
+  reserved: number;
+  /** A connection that has sent no byte this long is closed: Node's own timeouts start at the first byte. */
+  firstByteMs: number;
 }
+
+/** The peers the reserved places are for: this machine itself, as its health probes connect. */
+const PROBE_PEERS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Why a connection was closed at the door: the label of the refusals metric. */
 export type ConnectionRefusal = 'per_address' | 'total';
@@ -44,15 +54,21 @@ export function capConnections(
     if (address === undefined) return socket.destroy();
     const trusted = options.isTrustedProxy(address);
     const held = perAddress.get(address) ?? 0;
+    const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
     const refusal: ConnectionRefusal | undefined =
-      !trusted && held >= caps.perAddress ? 'per_address' : open >= caps.total ? 'total' : undefined;
+      !trusted && held >= caps.perAddress ? 'per_address' : open >= total ? 'total' : undefined;
     if (refusal) {
       options.onRefused?.(refusal);
       return socket.destroy();
     }
     open++;
     if (!trusted) perAddress.set(address, held + 1);
+    // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, caps.firstByteMs).unref();
     socket.once('close', () => {
+      clearTimeout(silent);
       open--;
       if (trusted) return;
       const left = (perAddress.get(address) ?? 1) - 1;
@@ -66,14 +82,20 @@ export function capConnections(
 /**
  * The caps in force: the configured ones, else the defaults. The total defaults to half the
  * descriptors the process may open (the rest for files, upstreams and Redis), at most 10,000; the
- * per-address cap to an eighth of the total, at most 256, so it takes eight addresses to fill it.
+ * per-address cap to an eighth of the total, at most 256, so it takes eight addresses to fill it;
+ * the probes' reserve to a sixteenth, at most 16; the first byte to 10 s, as headers get.
  */
 export function connectionCaps(
   configured: Partial<ConnectionCaps> = {},
   descriptors = descriptorLimit(),
 ): ConnectionCaps {
   const total = configured.total ?? Math.max(64, Math.min(10_000, Math.floor((descriptors ?? 20_000) / 2)));
-  return { total, perAddress: configured.perAddress ?? Math.max(1, Math.min(256, Math.floor(total / 8))) };
+  return {
+    total,
+    perAddress: configured.perAddress ?? Math.max(1, Math.min(256, Math.floor(total / 8))),
+    reserved: configured.reserved ?? Math.min(16, Math.floor(total / 16)),
+    firstByteMs: configured.firstByteMs ?? 10_000,
+  };
 }
 
 /** The soft limit on open files (Node raises it to the hard limit at start), or undefined off Linux. */
