@@ -48,6 +48,30 @@ export function from(profile: CpuProfile, fromUs: number): CpuProfile {
   return { ...profile, samples, timeDeltas };
 }
 
+/**
+ * The samples in which the thread was working: on a shared machine the load generator is starved
+ * now and then and the server waits idle, so shares of the whole run differ from run to run while
+ * shares of the working time compare. Returns that profile and the idle share of the whole.
+ */
+export function busy(profile: CpuProfile): { profile: CpuProfile; idle: number } {
+  const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let idle = 0;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    total += delta;
+    if (idleIds.has(id)) {
+      idle += delta;
+      return;
+    }
+    samples.push(id);
+    timeDeltas.push(delta);
+  });
+  return { profile: { ...profile, samples, timeDeltas }, idle: total ? idle / total : 0 };
+}
+
 /** Self time per function (summed over every node of the same function and place). */
 export function hotspots(profile: CpuProfile, top = 25): Hotspot[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -178,7 +202,7 @@ async function main(): Promise<void> {
         eventLoopDelayMs: Record<string, number>;
       })
     : undefined;
-  const profile = probed ? from(whole, probed.fromUs) : whole;
+  const { profile, idle } = busy(probed ? from(whole, probed.fromUs) : whole);
   console.log(
     `${floor ? 'floor' : cached ? 'cached' : 'uncached'} ${path}: ${Math.round(result.requests.average)} req/s, ` +
       `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms under the profiler (${join(dir, file)})`,
@@ -193,6 +217,7 @@ async function main(): Promise<void> {
     const d = eventLoopDelayMs;
     console.log(`event-loop delay: mean ${d.mean} ms, p50 ${d.p50}, p99 ${d.p99}, max ${d.max}`);
   }
+  console.log(`idle ${(idle * 100).toFixed(1)}% of the loaded run; shares below are of the working time`);
   console.log('self time by area:');
   for (const [area, share] of byArea(profile).slice(0, 12))
     console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${area}`);

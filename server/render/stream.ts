@@ -92,23 +92,33 @@ export function streamDocument(
   element: ReactElement,
   onError: (error: unknown) => void,
 ): Promise<Readable | string | Buffer> {
-  return new Promise((resolve, reject) => {
-    const output = new DocumentSink();
-    const stream = renderToPipeableStream(element, {
-      onShellReady() {
-        clearTimeout(timer);
-        // React only needs write/flush/end and the events of a writable; the sink is read by the reply.
-        stream.pipe(output as unknown as NodeJS.WritableStream);
-        resolve(output.release() ?? output);
-      },
-      onShellError(error) {
-        clearTimeout(timer);
-        reject(error);
-      },
-      onError(error) {
-        onError(error);
-      },
-    });
-    const timer = setTimeout(() => stream.abort(new Error('render timed out')), SHELL_TIMEOUT_MS);
+  // React keeps these callbacks until a timer of its own fires, a whole event-loop turn of other
+  // requests later: once settled they reach neither the promise (and its document) nor the sink,
+  // or every document would outlive the next young-generation collection and be promoted.
+  let pending: { resolve(document: Readable | string | Buffer): void; reject(error: unknown): void } | undefined;
+  const promise = new Promise<Readable | string | Buffer>((resolve, reject) => {
+    pending = { resolve, reject };
   });
+  let output: DocumentSink | undefined = new DocumentSink();
+  const stream = renderToPipeableStream(element, {
+    onShellReady() {
+      clearTimeout(timer);
+      const sink = output as DocumentSink;
+      output = undefined;
+      // React only needs write/flush/end and the events of a writable; the sink is read by the reply.
+      stream.pipe(sink as unknown as NodeJS.WritableStream);
+      pending?.resolve(sink.release() ?? sink);
+      pending = undefined;
+    },
+    onShellError(error) {
+      clearTimeout(timer);
+      pending?.reject(error);
+      pending = undefined;
+    },
+    onError(error) {
+      onError(error);
+    },
+  });
+  const timer = setTimeout(() => stream.abort(new Error('render timed out')), SHELL_TIMEOUT_MS);
+  return promise;
 }

@@ -164,7 +164,9 @@ async function renderPage(
     reply.header('content-security-policy', previewCsp(csp, deps.preview.editorOrigins));
     reply.removeHeader('x-frame-options');
   }
-  const onRenderError = (error: unknown) => request.log.error({ err: error }, 'Render error after the shell');
+  // React holds this until a timer of its own fires, turns after the reply: the logger, not the request.
+  const log = request.log;
+  const onRenderError = (error: unknown) => log.error({ err: error }, 'Render error after the shell');
   // Published pages go through the HTML cache; preview, the live route and payloads never do.
   const cacheable =
     htmlCache !== undefined &&
