@@ -222,13 +222,16 @@ t.test('publish refuses a draft that fails its schema and leaves the published f
   t.match(res.json(), { error: /^Invalid content: \$\.slug/, path: '$.slug' });
   t.equal(await readFile(join(contentDir, 'en-GB/pages/4711.json'), 'utf8'), published);
   await writeAtomically(broken, '{"__proto__": {"x": 1}}');
-  t.equal(
-    (await inject('POST', '/__workbench/api/publish', { hash: 'wbbad', locale: 'en-GB', type: 'pages', id: '4711' }))
-      .statusCode,
-    400,
-  );
-  t.match(entryProblem('pages', '4712', 'en-GB', page), /uuid: Expected 4712/);
-  t.match(entryProblem('pages', '4711', 'de-DE', page), /locale: Expected de-DE/);
+  const poisoned = await inject('POST', '/__workbench/api/publish', {
+    hash: 'wbbad',
+    locale: 'en-GB',
+    type: 'pages',
+    id: '4711',
+  });
+  t.equal(poisoned.statusCode, 400);
+  t.equal(poisoned.json().code, 'JSON_INVALID');
+  t.match(entryProblem('pages', '4712', 'en-GB', page), { path: '$.uuid', message: /Expected 4712/ });
+  t.match(entryProblem('pages', '4711', 'de-DE', page), { path: '$.locale', message: /Expected de-DE/ });
   t.equal(entryProblem('pages', '4711', 'en-GB', page), null);
 });
 
