@@ -2,7 +2,6 @@ import type { CslpData } from '../cslp/parse.ts';
 import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
 import { editStack, labelStack } from './field-info.ts';
 import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
-import { focus } from './focus.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
 import type { VariantStatus } from './protocol.ts';
@@ -133,8 +132,12 @@ function revertActions(ctx: BuilderContext, field: Focused): { label: string; ru
   }));
 }
 
-/** Draws the toolbar of `field` if it is still the focused one. */
-export function renderToolbar(ctx: BuilderContext, field: Focused): void {
+/** Draws the toolbar of `field` if it is still the focused one; a parent's label calls `focusParent`. */
+export function renderToolbar(
+  ctx: BuilderContext,
+  field: Focused,
+  focusParent: (element: HTMLElement, cslp: CslpData) => void,
+): void {
   if (ctx.focused !== field) return;
   const name = (cslp: CslpData, schema?: FieldSchema) =>
     field.names?.[cslp.cslpValue] ?? schema?.display_name ?? lastSegment(cslp.fieldPath || cslp.content_type_uid);
@@ -143,7 +146,7 @@ export function renderToolbar(ctx: BuilderContext, field: Focused): void {
     icon: field.type || 'empty',
     parents: labelStack(field.element, field.cslp)
       .slice(1)
-      .map((parent) => ({ label: name(parent.cslp), run: () => void focus(ctx, parent.element, parent.cslp) })),
+      .map((parent) => ({ label: name(parent.cslp), run: () => focusParent(parent.element, parent.cslp) })),
     reason: field.reason,
     requestAccess:
       field.request === 'request'
