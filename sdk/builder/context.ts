@@ -102,7 +102,11 @@ export function createContext(
   const entryKey = (cslp: CslpData) =>
     `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}.${cslp.variant ?? ''}`;
   /** The answer read by `read`; an error, or none within the bound, reads as an empty answer. */
-  const bounded = <T>(type: VbSent, payload: unknown, read: (value: unknown) => T): Promise<T> =>
+  const bounded = <K extends keyof VbSent, T>(
+    type: K,
+    payload: VbSent[K]['payload'],
+    read: (value: unknown) => T,
+  ): Promise<T> =>
     new Promise<T>((resolve) => {
       const cancel = later(base.signal, () => resolve(read(undefined)), LOCK_ANSWER_MS);
       channel.send(type, payload).then(
