@@ -59,18 +59,14 @@ export const apiErrors = {
   languageInvalid: error(
     'LANGUAGE_INVALID',
     400,
-    (locales: readonly string[]) => `language must be one of ${locales.join(', ')}`,
+    (locales: string[]) => `language must be one of ${locales.join(', ')}`,
   ),
   /** The content API's schema refused the parameter's shape. */
   languageMalformed: error('LANGUAGE_INVALID', 400, () => 'language must be a locale code like de-CH'),
   localeInvalid: error('LOCALE_INVALID', 400, () => 'locale is not one of this storefront'),
   uuidInvalid: error('UUID_INVALID', 400, () => 'uuid is not an id'),
   uuidMalformed: error('UUID_INVALID', 400, () => 'uuid must be 1 to 10 digits'),
-  hashInvalid: error(
-    'HASH_INVALID',
-    400,
-    (minLength: number) => `hash must be ${minLength} to 128 letters, digits, - or _`,
-  ),
+  hashInvalid: error('HASH_INVALID', 400, (min: number) => `hash must be ${min} to 128 letters, digits, - or _`),
   /** A named thing (draft, page) whose parts do not have the shape of an id. */
   addressInvalid: error('ADDRESS_INVALID', 400, (parts: string) => `${parts} is not of its shape`),
   fieldsRequired: error('FIELDS_REQUIRED', 400, (fields: string) => `${fields} are required strings`),

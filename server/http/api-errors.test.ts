@@ -29,281 +29,111 @@ const json = { 'content-type': 'application/json' };
 const draft = (rest: string, service = 'contentstack') => `/cs/api/${service}/_drafts/${rest}`;
 const HASH = 'h0123456789abcdef';
 const WB = '/__workbench/api';
-const event = (body: unknown) => ({ ...json, ...bearer(SECRET), body });
 
-interface Case {
-  name: string;
+interface Request {
   method?: 'GET' | 'PUT' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
-  status: number;
-  code: string;
-  path?: string;
 }
+/** A table row: what is asked, the status and code it gets, and the field path when it names one. */
+type Case = [name: string, request: Request, status: number, code: string, path?: string];
+
+const editor = { ...json, ...bearer(TOKEN) };
+const get = (url: string, headers: Record<string, string> = {}): Request => ({ url, headers });
+const del = (url: string): Request => ({ method: 'DELETE', url, headers: bearer(TOKEN) });
+const put = (url: string, body: unknown, headers: Record<string, string> = editor): Request => ({
+  method: 'PUT',
+  url,
+  headers,
+  body,
+});
+const post = (url: string, body: unknown, headers: Record<string, string> = editor): Request => ({
+  method: 'POST',
+  url,
+  headers,
+  body,
+});
+const webhook = (body: unknown) => post('/cs/api/_webhook/contentstack', body, { ...json, ...bearer(SECRET) });
+const page = draft(`${HASH}/en-GB/pages/4711`);
+const template = { title: 't', header_components: [], body_components: [], footer_components: [] };
 
 const CASES: Case[] = [
   // Draft API
-  {
-    name: 'draft without token',
-    method: 'PUT',
-    url: draft(`${HASH}/en-GB/pages/4711`),
-    headers: json,
-    body: {},
-    status: 401,
-    code: 'TOKEN_REQUIRED',
-  },
-  {
-    name: 'draft of another service',
-    method: 'DELETE',
-    url: draft(`${HASH}/en-GB/pages/4711`, 'other'),
-    headers: bearer(TOKEN),
-    status: 404,
-    code: 'SERVICE_UNKNOWN',
-  },
-  {
-    name: 'draft under a short hash',
-    method: 'DELETE',
-    url: draft('short/en-GB/pages/4711'),
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'HASH_INVALID',
-  },
-  {
-    name: 'draft of a malformed type',
-    method: 'DELETE',
-    url: draft(`${HASH}/en-GB/No%20Type/4711`),
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'ADDRESS_INVALID',
-  },
-  {
-    name: 'draft that is no page',
-    method: 'PUT',
-    url: draft(`${HASH}/en-GB/pages/4711`),
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { uuid: 4711 },
-    status: 400,
-    code: 'CONTENT_INVALID',
-    path: '$.uuid',
-  },
-  {
-    name: 'draft of another id',
-    method: 'PUT',
-    url: draft(`${HASH}/en-GB/page_template/dishwasher`),
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { uid: 'other', title: 't', header_components: [], body_components: [], footer_components: [] },
-    status: 400,
-    code: 'CONTENT_INVALID',
-    path: '$.uid',
-  },
-  {
-    name: 'draft too large',
-    method: 'PUT',
-    url: draft(`${HASH}/en-GB/pages/4711`),
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { note: 'a'.repeat(DRAFT_BODY_LIMIT) },
-    status: 413,
-    code: 'DRAFT_TOO_LARGE',
-  },
-  {
-    name: 'draft that is not JSON',
-    method: 'PUT',
-    url: draft(`${HASH}/en-GB/pages/4711`),
-    headers: { ...json, ...bearer(TOKEN) },
-    body: '{',
-    status: 400,
-    code: 'REQUEST_REFUSED',
-  },
-  {
-    name: 'deleting no draft',
-    method: 'DELETE',
-    url: draft(`${HASH}/en-GB/pages/4711`),
-    headers: bearer(TOKEN),
-    status: 404,
-    code: 'DRAFT_NOT_FOUND',
-  },
+  ['draft without token', put(page, {}, json), 401, 'TOKEN_REQUIRED'],
+  ['draft of another service', del(draft(`${HASH}/en-GB/pages/4711`, 'other')), 404, 'SERVICE_UNKNOWN'],
+  ['draft under a short hash', del(draft('short/en-GB/pages/4711')), 400, 'HASH_INVALID'],
+  ['draft of a malformed type', del(draft(`${HASH}/en-GB/No%20Type/4711`)), 400, 'ADDRESS_INVALID'],
+  ['draft that is no page', put(page, { uuid: 4711 }), 400, 'CONTENT_INVALID', '$.uuid'],
+  [
+    'draft of another id',
+    put(draft(`${HASH}/en-GB/page_template/home`), { ...template, uid: 'x' }),
+    400,
+    'CONTENT_INVALID',
+    '$.uid',
+  ],
+  ['draft too large', put(page, { note: 'a'.repeat(DRAFT_BODY_LIMIT) }), 413, 'DRAFT_TOO_LARGE'],
+  ['draft that is not JSON', put(page, '{'), 400, 'REQUEST_REFUSED'],
+  ['deleting no draft', del(page), 404, 'DRAFT_NOT_FOUND'],
   // Content API
-  {
-    name: 'page id not digits',
-    url: '/cs/api/contentstack/pages/abc?language=en-GB',
-    status: 400,
-    code: 'UUID_INVALID',
-  },
-  {
-    name: 'language not a locale',
-    url: '/cs/api/contentstack/pages/4711?language=%3Cx%3E',
-    status: 400,
-    code: 'LANGUAGE_INVALID',
-  },
-  {
-    name: 'entry of another service',
-    url: '/cs/api/other/pages/4711?language=en-GB',
-    status: 404,
-    code: 'SERVICE_UNKNOWN',
-  },
-  {
-    name: 'no such entry',
-    url: '/cs/api/contentstack/page_template/nope?language=en-GB',
-    status: 404,
-    code: 'ENTRY_NOT_FOUND',
-  },
-  {
-    name: 'configuration in a foreign language',
-    url: '/_applicationConfiguration?language=fr-FR',
-    status: 400,
-    code: 'LANGUAGE_INVALID',
-  },
-  {
-    name: 'revalidate without token',
-    method: 'POST',
-    url: '/cs/api/_revalidate',
-    status: 401,
-    code: 'REVALIDATE_TOKEN_REQUIRED',
-  },
+  ['page id not digits', get('/cs/api/contentstack/pages/abc?language=en-GB'), 400, 'UUID_INVALID'],
+  ['language not a locale', get('/cs/api/contentstack/pages/4711?language=%3Cx%3E'), 400, 'LANGUAGE_INVALID'],
+  ['entry of another service', get('/cs/api/other/pages/4711?language=en-GB'), 404, 'SERVICE_UNKNOWN'],
+  ['no such entry', get('/cs/api/contentstack/page_template/nope?language=en-GB'), 404, 'ENTRY_NOT_FOUND'],
+  ['configuration in a foreign language', get('/_applicationConfiguration?language=fr-FR'), 400, 'LANGUAGE_INVALID'],
+  ['revalidate without token', post('/cs/api/_revalidate', undefined, {}), 401, 'REVALIDATE_TOKEN_REQUIRED'],
   // Webhook
-  {
-    name: 'webhook without secret',
-    method: 'POST',
-    url: '/cs/api/_webhook/contentstack',
-    headers: json,
-    body: {},
-    status: 401,
-    code: 'WEBHOOK_SECRET_REQUIRED',
-  },
-  {
-    name: 'webhook of another event',
-    method: 'POST',
-    url: '/cs/api/_webhook/contentstack',
-    ...withBody(event({ event: 'create', module: 'entry', data: {} })),
-    status: 400,
-    code: 'WEBHOOK_EVENT_INVALID',
-  },
-  {
-    name: 'webhook of another module',
-    method: 'POST',
-    url: '/cs/api/_webhook/contentstack',
-    ...withBody(event({ event: 'publish', module: 'asset', data: {} })),
-    status: 400,
-    code: 'WEBHOOK_MODULE_IGNORED',
-  },
-  {
-    name: 'webhook naming no entry',
-    method: 'POST',
-    url: '/cs/api/_webhook/contentstack',
-    ...withBody(event({ event: 'publish', module: 'entry', data: {} })),
-    status: 400,
-    code: 'WEBHOOK_DATA_INVALID',
-  },
+  ['webhook without secret', post('/cs/api/_webhook/contentstack', {}, json), 401, 'WEBHOOK_SECRET_REQUIRED'],
+  ['webhook of another event', webhook({ event: 'create', module: 'entry', data: {} }), 400, 'WEBHOOK_EVENT_INVALID'],
+  [
+    'webhook of another module',
+    webhook({ event: 'publish', module: 'asset', data: {} }),
+    400,
+    'WEBHOOK_MODULE_IGNORED',
+  ],
+  ['webhook naming no entry', webhook({ event: 'publish', module: 'entry', data: {} }), 400, 'WEBHOOK_DATA_INVALID'],
   // Workbench API
-  { name: 'workbench without token', url: `${WB}/catalog`, status: 401, code: 'TOKEN_REQUIRED' },
-  {
-    name: 'workbench page of a foreign locale',
-    url: `${WB}/entries?locale=fr-FR&uuid=4711`,
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'LOCALE_INVALID',
-  },
-  {
-    name: 'workbench page id not an id',
-    url: `${WB}/entries?locale=en-GB&uuid=..`,
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'UUID_INVALID',
-  },
-  {
-    name: 'workbench malformed hash',
-    url: `${WB}/entries?locale=en-GB&uuid=4711&hash=%3C`,
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'HASH_INVALID',
-  },
-  {
-    name: 'workbench no such page',
-    url: `${WB}/entries?locale=en-GB&uuid=9999999`,
-    headers: bearer(TOKEN),
-    status: 404,
-    code: 'PAGE_NOT_FOUND',
-  },
-  {
-    name: 'workbench unknown content type',
-    url: `${WB}/field-schema/nope`,
-    headers: bearer(TOKEN),
-    status: 404,
-    code: 'CONTENT_TYPE_UNKNOWN',
-  },
-  {
-    name: 'workbench drafts of a foreign locale',
-    url: `${WB}/drafts?locale=fr-FR`,
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'LOCALE_INVALID',
-  },
-  {
-    name: 'workbench threads of no page',
-    url: `${WB}/collab?locale=en-GB&uuid=..`,
-    headers: bearer(TOKEN),
-    status: 400,
-    code: 'ADDRESS_INVALID',
-  },
-  {
-    name: 'workbench threads not a list',
-    method: 'PUT',
-    url: `${WB}/collab?locale=en-GB&uuid=4711`,
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { threads: {}, comments: [] },
-    status: 400,
-    code: 'THREADS_INVALID',
-    path: '$.threads',
-  },
-  {
-    name: 'workbench thread not an object',
-    method: 'PUT',
-    url: `${WB}/collab?locale=en-GB&uuid=4711`,
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { threads: [1], comments: [] },
-    status: 400,
-    code: 'THREADS_INVALID',
-    path: '$.threads[0]',
-  },
-  {
-    name: 'workbench publish without fields',
-    method: 'POST',
-    url: `${WB}/publish`,
-    headers: { ...json, ...bearer(TOKEN) },
-    body: {},
-    status: 400,
-    code: 'FIELDS_REQUIRED',
-  },
-  {
-    name: 'workbench publish of a malformed draft',
-    method: 'POST',
-    url: `${WB}/publish`,
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { hash: HASH, locale: 'en-GB', type: 'No Type', id: '4711' },
-    status: 400,
-    code: 'ADDRESS_INVALID',
-  },
-  {
-    name: 'workbench publish of no draft',
-    method: 'POST',
-    url: `${WB}/publish`,
-    headers: { ...json, ...bearer(TOKEN) },
-    body: { hash: HASH, locale: 'en-GB', type: 'pages', id: '4711' },
-    status: 404,
-    code: 'DRAFT_NOT_FOUND',
-  },
+  ['workbench without token', get(`${WB}/catalog`), 401, 'TOKEN_REQUIRED'],
+  ['workbench foreign locale', get(`${WB}/entries?locale=fr-FR&uuid=4711`, editor), 400, 'LOCALE_INVALID'],
+  ['workbench page id not an id', get(`${WB}/entries?locale=en-GB&uuid=..`, editor), 400, 'UUID_INVALID'],
+  ['workbench malformed hash', get(`${WB}/entries?locale=en-GB&uuid=4711&hash=%3C`, editor), 400, 'HASH_INVALID'],
+  ['workbench no such page', get(`${WB}/entries?locale=en-GB&uuid=9999999`, editor), 404, 'PAGE_NOT_FOUND'],
+  ['workbench unknown content type', get(`${WB}/field-schema/nope`, editor), 404, 'CONTENT_TYPE_UNKNOWN'],
+  ['workbench drafts of a foreign locale', get(`${WB}/drafts?locale=fr-FR`, editor), 400, 'LOCALE_INVALID'],
+  ['workbench threads of no page', get(`${WB}/collab?locale=en-GB&uuid=..`, editor), 400, 'ADDRESS_INVALID'],
+  [
+    'threads not a list',
+    put(`${WB}/collab?locale=en-GB&uuid=4711`, { threads: {}, comments: [] }),
+    400,
+    'THREADS_INVALID',
+    '$.threads',
+  ],
+  [
+    'thread not an object',
+    put(`${WB}/collab?locale=en-GB&uuid=4711`, { threads: [1], comments: [] }),
+    400,
+    'THREADS_INVALID',
+    '$.threads[0]',
+  ],
+  ['publish without fields', post(`${WB}/publish`, {}), 400, 'FIELDS_REQUIRED'],
+  [
+    'publish of a malformed draft',
+    post(`${WB}/publish`, { hash: HASH, locale: 'en-GB', type: 'No Type', id: '4711' }),
+    400,
+    'ADDRESS_INVALID',
+  ],
+  [
+    'publish of no draft',
+    post(`${WB}/publish`, { hash: HASH, locale: 'en-GB', type: 'pages', id: '4711' }),
+    404,
+    'DRAFT_NOT_FOUND',
+  ],
   // Builds and page payloads
-  { name: 'unknown build', url: '/builds/meta/nope.json', status: 404, code: 'BUILD_UNKNOWN' },
-  { name: 'payload of no page', url: '/cs/nope-999/_payload.json', status: 404, code: 'PAGE_NOT_FOUND' },
+  ['unknown build', get('/builds/meta/nope.json'), 404, 'BUILD_UNKNOWN'],
+  ['payload of no page', get('/cs/nope-999/_payload.json'), 404, 'PAGE_NOT_FOUND'],
 ];
 
-function withBody(headers: Record<string, unknown>) {
-  const { body, ...rest } = headers;
-  return { headers: rest as Record<string, string>, body };
-}
-
-const send = (c: Pick<Case, 'method' | 'url' | 'headers' | 'body'>) =>
+const send = (c: Request) =>
   app.inject({
     method: c.method ?? 'GET',
     url: c.url,
@@ -312,14 +142,14 @@ const send = (c: Pick<Case, 'method' | 'url' | 'headers' | 'body'>) =>
   });
 
 t.test('every JSON API refusal carries its catalogue code', async (t) => {
-  for (const c of CASES) {
-    const res = await send(c);
+  for (const [name, request, status, code, path] of CASES) {
+    const res = await send(request);
     const body = res.json() as { error: unknown; code: unknown; path?: unknown };
-    t.equal(res.statusCode, c.status, `${c.name}: status`);
-    t.equal(body.code, c.code, `${c.name}: code`);
-    t.type(body.error, 'string', `${c.name}: a sentence`);
-    if (c.path) t.equal(body.path, c.path, `${c.name}: the field`);
-    t.equal(res.headers['cache-control'], 'no-store', `${c.name}: never cached`);
+    t.equal(res.statusCode, status, `${name}: status`);
+    t.equal(body.code, code, `${name}: code`);
+    t.type(body.error, 'string', `${name}: a sentence`);
+    if (path) t.equal(body.path, path, `${name}: the field`);
+    t.equal(res.headers['cache-control'], 'no-store', `${name}: never cached`);
   }
 });
 
