@@ -1,14 +1,11 @@
 import { createLivePreview } from './api.ts';
+import { esmLoaders } from './esm-loaders.ts';
 
 /**
- * The ES module entry: the live-preview layer for any site. The HTML sanitiser is
- * a separate chunk, fetched the first time the editor sends HTML; the visual builder is another,
- * fetched only in a builder window.
+ * The ES module entry: the live-preview layer for any site. The HTML sanitiser, the visual
+ * builder and collaboration are separate chunks, each fetched when first needed (esm-loaders.ts).
  */
-const ContentstackLivePreview = createLivePreview({
-  sanitizer: () => import('./sanitize.ts').then((chunk) => chunk.sanitizeHtml),
-  builder: () => import('./builder/builder.ts'),
-});
+const ContentstackLivePreview = createLivePreview(esmLoaders);
 
 export default ContentstackLivePreview;
 export type { LivePreview } from './api.ts';

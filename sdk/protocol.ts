@@ -1,4 +1,5 @@
 import { isRecord } from '../common/is-record.ts';
+import type { VariantPatch } from './builder/protocol.ts';
 /**
  * Every channel, message type and payload the core speaks, in one place, as the editor's own
  * SDK 3.2.5 puts them on the wire (the builder's and collaboration's own messages sit beside their
@@ -24,19 +25,64 @@ export type WindowType = 'preview' | 'builder' | 'independent' | 'preview-share'
 const WINDOW_TYPES: readonly string[] = ['preview', 'builder', 'independent', 'preview-share'];
 
 /**
- * Layer → editor requests of the core. Message names are types, not objects: a misspelt one does
- * not compile, and the bundle carries each name once, as the string the wire needs.
+ * One request of the protocol: the payload it carries and the reply it gets. Types only: the wire
+ * carries the name as a string and the payload as it is, so none of this is in the bundle.
+ *
+ * For a request the layer sends, `payload` is checked where it is sent, and `reply` is what the
+ * answer's `read*` function makes of it (the editor's answer is untrusted until read). For a
+ * request the layer answers, `payload` is what the handler's `read*` function makes of the
+ * editor's data, and `reply` is checked where the handler returns it.
  */
-export type Sent = 'init' | 'check-entry-page' | 'scroll' | 'url-change' | 'send-variant-and-locale';
+export interface Exchange<Payload = unknown, Reply = unknown> {
+  payload: Payload;
+  reply: Reply;
+}
 
-/** Editor → layer requests the core answers. */
-export type Received =
-  | 'history'
-  | 'client-data-send'
-  | 'send-current-base-route'
-  | 'send-cslp-data'
-  | 'diff-value'
-  | 'remove-diff';
+/** The requests one side of a channel speaks, by name (an interface of `Exchange`s). */
+export type Exchanges<M> = { [K in keyof M]: Exchange };
+/**
+ * Any request at all: the channel the core hands a chunk (one channel, several features), which
+ * the chunk's context narrows to its own messages, so it must fit every feature's `Channel`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: an unnarrowed channel fits every feature's message map.
+export type Messages = any;
+/** No requests (a channel the layer only answers on, or only sends on). */
+export type NoMessages = Record<never, Exchange>;
+
+/**
+ * Layer → editor requests on the live-preview channel. Message names are types, not objects: a
+ * misspelt one, or a payload of the wrong shape, does not compile, and the bundle carries each
+ * name once, as the string the wire needs.
+ */
+export interface Sent {
+  init: Exchange<InitRequest, InitReply>;
+  'check-entry-page': Exchange<{ href: string }, void>;
+  scroll: Exchange<ScrollRequest, void>;
+  'url-change': Exchange<{ targetURL: string }, void>;
+}
+
+/** Layer → editor requests of the core on the visual-builder channel (the builder's own are in builder/protocol.ts). */
+export interface BuilderCoreSent {
+  init: Exchange<BuilderInitRequest, BuilderInitReply>;
+  'send-variant-and-locale': Exchange<void, void>;
+}
+
+/** Editor → layer requests the core answers on the live-preview channel. */
+export interface Received {
+  history: Exchange<HistoryRequest, void>;
+  'client-data-send': Exchange<ClientDataSend, void>;
+  /** Handled by the builder chunk (builder/variant-watch.ts). */
+  'variant-patch-update': Exchange<VariantPatch, void>;
+}
+
+/** Editor → layer requests Timeline answers on the timeline channel. */
+export interface TimelineReceived {
+  'send-current-base-route': Exchange<void, { url: string | undefined }>;
+  /** Every valid tag's rendered HTML (or a void element's attributes), by tag. */
+  'send-cslp-data': Exchange<void, Record<string, string>>;
+  'diff-value': Exchange<DiffValue, void>;
+  'remove-diff': Exchange<void, void>;
+}
 
 export interface InitRequest {
   config: { shouldReload: boolean; href: string; sdkVersion: string; mode: ModeNumber };

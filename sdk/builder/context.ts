@@ -106,8 +106,11 @@ export function createContext(
   const variants = new Map<string, Promise<boolean>>();
   const entryKey = (cslp: CslpData) =>
     `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}.${cslp.variant ?? ''}`;
-  const bounded = <T>(type: VbSent, payload: unknown, read: (value: unknown) => T): Promise<T> =>
-    askWithin(base, type, payload, read, LOCK_ANSWER_MS);
+  const bounded = <K extends keyof VbSent, T>(
+    type: K,
+    payload: VbSent[K]['payload'],
+    read: (value: unknown) => T,
+  ): Promise<T> => askWithin(base, type, payload, read, LOCK_ANSWER_MS);
   const kept = <T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>) => {
     let answer = cache.get(key);
     if (!answer) {
@@ -196,10 +199,10 @@ export function createContext(
 }
 
 /** The answer read by `read`; an error, or none within `ms`, reads as an empty answer. */
-export function askWithin<T>(
+export function askWithin<K extends keyof VbSent, T>(
   { channel, signal }: Pick<BuilderContext, 'channel' | 'signal'>,
-  type: VbSent,
-  payload: unknown,
+  type: K,
+  payload: VbSent[K]['payload'],
   read: (value: unknown) => T,
   ms: number,
 ): Promise<T> {

@@ -1,8 +1,9 @@
 import { onAbort } from '../abort.ts';
 import { CSLP } from '../dom.ts';
 import type { BuilderContext } from './context.ts';
+import { deselect } from './deselect.ts';
 import { VARIANT_CLASSES } from './disabled.ts';
-import { deselect } from './focus.ts';
+import { redrawToolbar } from './focus.ts';
 import { hideHover } from './hover.ts';
 import { tagOf } from './instances.ts';
 import {
@@ -18,7 +19,6 @@ import {
   readVariantFields,
   readVariantId,
 } from './protocol.ts';
-import { renderToolbar } from './toolbar.ts';
 import { markVariant, VARIANT_OUTLINE_CLASS } from './variants.ts';
 
 /** What the editor tells the builder: focus changes, field markings, and the editor's view of the page. */
@@ -52,7 +52,7 @@ export function answerEditor(ctx: BuilderContext): void {
     )
       return;
     field.discussion = update.discussion;
-    renderToolbar(ctx, field);
+    redrawToolbar(ctx, field);
   });
   channel.on('scroll-to-view-field-by-cslp-value', (data) => {
     const tag = readScrollToField(data);

@@ -2,6 +2,7 @@ import type { CslpData } from '../cslp/parse.ts';
 import { CSLP } from '../dom.ts';
 import { logger } from '../logger.ts';
 import { type BuilderContext, type Described, FIELD_TYPE_ATTRIBUTE, type Focused, ignore, textOf } from './context.ts';
+import { deselect } from './deselect.ts';
 import { BUILDER_ERRORS } from './errors.ts';
 import { describe, editStack, labelStack, taggedTarget } from './field-info.ts';
 import { INLINE_EDITABLE } from './field-type.ts';
@@ -29,6 +30,11 @@ import { renderToolbar } from './toolbar.ts';
  * Escape, an overlay click or a new focus ends it, sending `update-field` if the field received input.
  */
 
+/** Draws the toolbar of `field` (if still focused); its parent labels focus their field. */
+export function redrawToolbar(ctx: BuilderContext, field: Focused): void {
+  renderToolbar(ctx, field, (element, cslp) => void focus(ctx, element, cslp));
+}
+
 /** Asks the editor what the toolbar shows beyond the schema; each answer redraws it. */
 function askAboutField(ctx: BuilderContext, field: Focused): void {
   const { channel } = ctx;
@@ -41,27 +47,27 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
     .then(readDisplayNames, () => null)
     .then((names) => {
       field.names = names;
-      renderToolbar(ctx, field);
+      redrawToolbar(ctx, field);
     });
   channel
     .send('get-field-variant-status', cslp)
     .then(readVariantStatus)
     .then((status) => {
       field.status = status;
-      renderToolbar(ctx, field);
+      redrawToolbar(ctx, field);
     })
     .catch(ignore);
   // 4.x: the label's content-type name and referring field, and the apps for this field.
   labelOf(ctx, element, cslp).then((label) => {
     field.label = label;
-    renderToolbar(ctx, field);
+    redrawToolbar(ctx, field);
   });
   channel
     .send('field-location-data', { domEditStack: editStack(element, cslp) })
     .then(readApps)
     .then((apps) => {
       field.apps = apps;
-      renderToolbar(ctx, field);
+      redrawToolbar(ctx, field);
     })
     .catch(ignore);
   if (schema)
@@ -71,7 +77,7 @@ function askAboutField(ctx: BuilderContext, field: Focused): void {
       .then(readDiscussion, () => NEW_DISCUSSION)
       .then((discussion) => {
         field.discussion = discussion;
-        renderToolbar(ctx, field);
+        redrawToolbar(ctx, field);
       });
 }
 
@@ -134,34 +140,13 @@ export async function focus(ctx: BuilderContext, element: HTMLElement, cslp: Csl
   element.setAttribute(FIELD_TYPE_ATTRIBUTE, described.type);
   hideHover(ctx);
   ctx.ui.showFocus(element, Boolean(described.reason));
-  renderToolbar(ctx, field);
+  redrawToolbar(ctx, field);
   renderAddButtons(ctx, field);
   // For the click-to-toolbar time in the browser tests and in people's profiles.
   ctx.win.performance.mark('vitrine-builder:toolbar');
   ctx.channel.send('focus-field', { DOMEditStack: editStack(element, cslp) }).catch(ignore);
   if (INLINE_EDITABLE.has(described.type) && !described.reason) editInPlace(ctx, field);
   askAboutField(ctx, field);
-}
-
-/** Ends the focus; `update-field` goes out when the field received input, unless `restore` puts the old text back. */
-export function deselect(ctx: BuilderContext, { restore = false } = {}): void {
-  ctx.focusRun++;
-  const field = ctx.focused;
-  if (!field) return;
-  ctx.focused = null;
-  // Read before the focus ends: a removed copy has no rendered text.
-  const text = field.edit ? textOf(field.edit.target) : '';
-  field.end();
-  const { element } = field;
-  if (field.editing && (!field.input || restore) && element.innerHTML !== field.initialHtml)
-    element.innerHTML = field.initialHtml;
-  if (field.editing && field.input && !restore)
-    ctx.channel
-      .send('update-field', { data: text, fieldMetadata: field.cslp })
-      .catch((error: unknown) => logger.error(BUILDER_ERRORS.UPDATE_FAILED, error));
-  element.removeAttribute(FIELD_TYPE_ATTRIBUTE);
-  if (ctx.doc.activeElement === element) element.blur();
-  ctx.ui.hideFocus();
 }
 
 /** Clicks focus fields; Escape and overlay clicks end the focus; Space on a toolbar button types a space. */

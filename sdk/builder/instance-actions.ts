@@ -4,10 +4,10 @@ import { CSLP, LAYER_OWNED } from '../dom.ts';
 import { el, button as makeButton } from '../el.ts';
 import { NEW_ITEM_CLICK_MS, OBSERVER_TIMEOUT_MS } from '../timing.ts';
 import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
+import { deselect } from './deselect.ts';
 import { BUILDER_ERRORS } from './errors.ts';
-import { deselect } from './focus.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag, tagOf } from './instances.ts';
-import type { Direction, VbSent } from './protocol.ts';
+import type { Direction } from './protocol.ts';
 import type { AddButtonModel } from './ui.ts';
 
 /**
@@ -22,7 +22,12 @@ const EMPTY_BLOCK_CLASS = 'visual-builder__empty-block';
 const instancePath = (cslp: CslpData) => `${cslp.fieldPathWithIndex}.${cslp.multipleFieldMetadata.index}`;
 
 /** Sends `type` for the focused item; the focus ends either way (the item moves or goes). */
-function sendForItem(ctx: BuilderContext, field: Focused, type: VbSent, extra: { direction?: Direction }): void {
+function sendForItem(
+  ctx: BuilderContext,
+  field: Focused,
+  type: 'move-instance' | 'delete-instance',
+  extra: { direction?: Direction },
+): void {
   ctx.channel
     .send(type, { data: instancePath(field.cslp), ...extra, fieldMetadata: field.cslp })
     .catch(ignore)

@@ -4,7 +4,13 @@ import { LABEL_ANSWER_MS } from '../timing.ts';
 import { askWithin, type BuilderContext } from './context.ts';
 import { labelStack } from './field-info.ts';
 import { tagOf } from './instances.ts';
-import { type ReferenceParent, readContentTypeName, readDisplayNames, readReferenceMap } from './protocol.ts';
+import {
+  type ReferenceParent,
+  readContentTypeName,
+  readDisplayNames,
+  readReferenceMap,
+  type VbSent,
+} from './protocol.ts';
 import { fill, type Texts } from './text.ts';
 
 /**
@@ -45,10 +51,10 @@ export function forgetLabels(ctx: BuilderContext): void {
   kept.delete(ctx);
 }
 
-const ask = <T>(
+const ask = <K extends keyof VbSent, T>(
   ctx: BuilderContext,
-  type: Parameters<typeof askWithin>[1],
-  payload: unknown,
+  type: K,
+  payload: VbSent[K]['payload'],
   read: (v: unknown) => T,
 ) => askWithin(ctx, type, payload, read, LABEL_ANSWER_MS);
 

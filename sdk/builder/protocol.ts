@@ -1,5 +1,6 @@
 import { isRecord } from '../../common/is-record.ts';
 import type { CslpData } from '../cslp/parse.ts';
+import type { Exchange } from '../protocol.ts';
 import type { FieldSchema } from './field-type.ts';
 
 /**
@@ -8,51 +9,99 @@ import type { FieldSchema } from './field-type.ts';
  * Replies pass through the `read*` functions: an answer we cannot read counts as an empty one.
  */
 
-/** Layer → editor requests. */
-export type VbSent =
-  | 'get-field-schema'
-  | 'get-field-data'
-  | 'get-permissions'
-  | 'get-field-display-names'
-  | 'get-field-variant-status'
-  | 'mouse-click'
-  | 'focus-field'
-  | 'sync-field'
-  | 'update-field'
-  | 'add-instance'
-  | 'delete-instance'
-  | 'move-instance'
-  | 'open-field-edit-modal'
-  | 'open-asset-modal'
-  | 'open-reference-modal'
-  | 'send-variant-revert-action-trigger'
-  | 'get-discussion-id-for-comment-modal'
-  | 'open-field-comment-modal'
-  // 4.x: workflow-stage and variant locks, and the request for edit access.
-  | 'get-workflow-stage-details'
-  | 'get-resolved-variant-permissions'
-  | 'open-request-edit-access'
-  // 4.x: the hover toolbar's names and field-location apps.
-  | 'get-content-type-name'
-  | 'get-reference-map'
-  | 'field-location-data'
-  | 'field-location-selected-app';
+/** A field named by its entry, as several requests carry it. */
+interface FieldMetadata {
+  fieldMetadata: CslpData;
+}
+/** An item of a multiple field: its path (`body_components.2`) and its field. */
+interface InstancePayload extends FieldMetadata {
+  data: string;
+  direction?: Direction;
+}
+/** The entry a lock question is about. */
+interface EntryOf {
+  entryUid: string;
+  contentTypeUid: string;
+  locale: string;
+  variantUid?: string | undefined;
+}
 
-/** Editor → layer requests handled in the builder window. */
-export type VbReceived =
-  | 'hide-focus-overlay'
-  | 'scroll-to-view-field-by-cslp-value'
-  | 'get-entries-in-current-page'
-  | 'show-draft-fields'
-  | 'remove-draft-fields'
-  | 'show-variant-fields'
-  | 'remove-variant-fields'
-  | 'get-variant-id'
-  | 'get-locale'
-  | 'set-audience-mode'
-  | 'toggle-scroll'
-  | 'delete-instance'
-  | 'update-discussion-id-for-focus-field';
+/**
+ * Layer → editor requests on the visual-builder channel, with what each carries and what its
+ * answer reads as (protocol.ts `Exchange`). Answers the builder does not read are `unknown`.
+ */
+export interface VbSent {
+  'get-field-schema': Exchange<{ contentTypeUid: string }, ReturnType<typeof readSchemaReply>>;
+  'get-field-data': Exchange<
+    { fieldMetadata: Pick<CslpData, 'content_type_uid' | 'entry_uid' | 'locale'>; entryPath: string },
+    ReturnType<typeof readFieldData>
+  >;
+  'get-permissions': Exchange<{ type: 'entry' } & EntryOf, Permissions>;
+  'get-field-display-names': Exchange<CslpData[], ReturnType<typeof readDisplayNames>>;
+  'get-field-variant-status': Exchange<CslpData, VariantStatus>;
+  'mouse-click': Exchange<MouseClick, unknown>;
+  'focus-field': Exchange<{ DOMEditStack: CslpData[]; toggleVisibility?: boolean }, unknown>;
+  'sync-field': Exchange<{ data: string } & FieldMetadata, unknown>;
+  'update-field': Exchange<{ data: string } & FieldMetadata, unknown>;
+  'add-instance': Exchange<{ index: number } & FieldMetadata, unknown>;
+  'delete-instance': Exchange<InstancePayload, unknown>;
+  'move-instance': Exchange<InstancePayload, unknown>;
+  'open-field-edit-modal': Exchange<FieldMetadata, unknown>;
+  'open-asset-modal': Exchange<FieldMetadata, unknown>;
+  'open-reference-modal': Exchange<
+    Pick<CslpData, 'entry_uid' | 'content_type_uid' | 'locale' | 'fieldPath' | 'fieldPathWithIndex'> & {
+      entryPath: string;
+    },
+    unknown
+  >;
+  'send-variant-revert-action-trigger': Exchange<
+    { fieldDataName: string; action: string; euid: string; ct_uid: string; locale: string },
+    unknown
+  >;
+  'get-discussion-id-for-comment-modal': Exchange<FieldMetadata & { fieldSchema: FieldSchema }, Discussion | null>;
+  'open-field-comment-modal': Exchange<
+    FieldMetadata & { discussion: Discussion | null | undefined; fieldSchema: FieldSchema | undefined },
+    unknown
+  >;
+  // 4.x: workflow-stage and variant locks, and the request for edit access.
+  'get-workflow-stage-details': Exchange<EntryOf, WorkflowStage>;
+  'get-resolved-variant-permissions': Exchange<
+    Pick<CslpData, 'content_type_uid' | 'entry_uid' | 'locale' | 'variant' | 'fieldPathWithIndex'>,
+    boolean
+  >;
+  'open-request-edit-access': Exchange<EntryOf, unknown>;
+  // 4.x: the hover toolbar's names and field-location apps.
+  'get-content-type-name': Exchange<{ content_type_uid: string }, ReturnType<typeof readContentTypeName>>;
+  'get-reference-map': Exchange<Record<string, never>, ReturnType<typeof readReferenceMap>>;
+  'field-location-data': Exchange<{ domEditStack: CslpData[] }, ReturnType<typeof readApps>>;
+  'field-location-selected-app': Exchange<
+    { app: FieldApp; position: Record<string, number>; DomEditStack: CslpData[] },
+    unknown
+  >;
+}
+
+/**
+ * Editor → layer requests handled in the builder window: what each payload reads as (its `read*`
+ * function) and what the handler answers.
+ */
+export interface VbReceived {
+  'hide-focus-overlay': Exchange<HideFocusOverlay, void>;
+  'scroll-to-view-field-by-cslp-value': Exchange<ReturnType<typeof readScrollToField>, void>;
+  'get-entries-in-current-page': Exchange<
+    void,
+    { entriesInCurrentPage: { entryUid: string; contentTypeUid: string; locale: string }[] }
+  >;
+  'show-draft-fields': Exchange<ReturnType<typeof readDraftFields>, void>;
+  'remove-draft-fields': Exchange<void, void>;
+  'show-variant-fields': Exchange<ReturnType<typeof readVariantFields>, void>;
+  'remove-variant-fields': Exchange<ReturnType<typeof readOnlyHighlighted>, void>;
+  'get-variant-id': Exchange<ReturnType<typeof readVariantId>, void>;
+  'get-locale': Exchange<ReturnType<typeof readLocale>, void>;
+  'set-audience-mode': Exchange<ReturnType<typeof readAudienceMode>, void>;
+  'toggle-scroll': Exchange<ReturnType<typeof readScrollStopped>, void>;
+  'delete-instance': Exchange<ReturnType<typeof readDeletePath>, void>;
+  'update-discussion-id-for-focus-field': Exchange<ReturnType<typeof readDiscussionUpdate>, void>;
+}
 
 /** Editor → layer on the live-preview channel, handled by the builder. */
 export const VARIANT_PATCH = 'variant-patch-update';

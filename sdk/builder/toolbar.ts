@@ -2,7 +2,6 @@ import type { CslpData } from '../cslp/parse.ts';
 import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
 import { editStack, labelStack } from './field-info.ts';
 import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
-import { focus } from './focus.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
 import { referencedText } from './label.ts';
@@ -147,8 +146,12 @@ function appButtons(ctx: BuilderContext, field: Focused): AppButton[] {
   }));
 }
 
-/** Draws the toolbar of `field` if it is still the focused one. */
-export function renderToolbar(ctx: BuilderContext, field: Focused): void {
+/** Draws the toolbar of `field` if it is still the focused one; a parent's label calls `focusParent`. */
+export function renderToolbar(
+  ctx: BuilderContext,
+  field: Focused,
+  focusParent: (element: HTMLElement, cslp: CslpData) => void,
+): void {
   if (ctx.focused !== field) return;
   const texts = textsOf(ctx.config.messages);
   const name = (cslp: CslpData, schema?: FieldSchema) =>
@@ -158,7 +161,7 @@ export function renderToolbar(ctx: BuilderContext, field: Focused): void {
     icon: field.type || 'empty',
     parents: labelStack(field.element, field.cslp)
       .slice(1)
-      .map((parent) => ({ label: name(parent.cslp), run: () => void focus(ctx, parent.element, parent.cslp) })),
+      .map((parent) => ({ label: name(parent.cslp), run: () => focusParent(parent.element, parent.cslp) })),
     reason: field.reason,
     requestAccess:
       field.request === 'request'

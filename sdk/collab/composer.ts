@@ -26,7 +26,6 @@ import {
   type User,
   validate,
 } from './text.ts';
-import { closePopup, type ThreadView } from './thread-popup.ts';
 
 /**
  * The composer under a thread: a textarea with @-mentions (arrows move, Enter picks, Escape
@@ -34,6 +33,22 @@ import { closePopup, type ThreadView } from './thread-popup.ts';
  * and the first rule broken (500 characters, 20 mentions), and Post / Update. Posting to a new
  * thread creates the thread first.
  */
+
+/** The popup's comments as the list shows them; the composer adds and replaces through it. */
+export interface ThreadView {
+  thread: Thread;
+  pin: HTMLButtonElement;
+  comments: Comment[];
+  count: number;
+  /** Draws the popup again from its state (the composer's changes). */
+  draw(): void;
+  /** Draws it and places it again: the list changed its height. */
+  refresh(): void;
+  /** Places the popup again once typing pauses. */
+  placeSoon(): void;
+  /** Closes the popup (Cancel with nothing being edited). */
+  close(): void;
+}
 
 export interface Composer {
   /** The composer's markup for the popup's template, its handlers registered with `on`. */
@@ -217,7 +232,7 @@ export function startComposer(ctx: CollabContext, view: ThreadView, popup: HTMLE
   }
   function cancel() {
     if (editing) resetForm();
-    else closePopup(ctx);
+    else view.close();
   }
 
   return {

@@ -2,6 +2,7 @@ import { isRecord } from '../../common/is-record.ts';
 import type { Config } from '../config/types.ts';
 import type { PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
+import type { Exchange } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
 import { toUser, type User } from './text.ts';
 
@@ -35,15 +36,35 @@ export interface Comment {
   updatedAt?: string;
 }
 
-export type CollabSent =
-  | 'collab-create-thread'
-  | 'collab-create-comment'
-  | 'collab-edit-comment'
-  | 'collab-delete-comment'
-  | 'collab-resolve-thread'
-  | 'collab-fetch-comments'
-  | 'collab-delete-thread'
-  | 'collab-missing-threads';
+/** A comment as the composer sends it. */
+interface CommentPayload {
+  message: string;
+  toUsers: string[];
+  images: never[];
+  createdBy: string;
+  author: string;
+}
+
+/**
+ * Layer → editor requests of collaboration, with what each carries and what its answer reads as
+ * (`must` checks the answer is a non-empty object; its fields are checked where they are used).
+ */
+export interface CollabSent {
+  'collab-create-thread': Exchange<
+    Pick<Thread, 'elementXPath' | 'position' | 'author' | 'createdBy' | 'pageRoute' | 'inviteUid'>,
+    { thread?: Thread }
+  >;
+  'collab-create-comment': Exchange<{ threadUid: string; commentPayload: CommentPayload }, { comment?: Comment }>;
+  'collab-edit-comment': Exchange<
+    { threadUid: string; commentUid: string; payload: CommentPayload },
+    { comment?: Comment }
+  >;
+  'collab-delete-comment': Exchange<{ threadUid: string; commentUid: string }, unknown>;
+  'collab-resolve-thread': Exchange<{ threadUid: string; payload: { threadState: typeof RESOLVED } }, unknown>;
+  'collab-fetch-comments': Exchange<{ threadUid: string; offset: number; limit: number }, unknown>;
+  'collab-delete-thread': Exchange<{ threadUid: string }, unknown>;
+  'collab-missing-threads': Exchange<{ payload: { isElementPresent: false }; threadUids: string[] }, unknown>;
+}
 
 export const COLLAB_ERRORS = {
   createThread: 'Failed to create thread',

@@ -1,6 +1,8 @@
 import t, { type Test } from 'tap';
+import { until } from '../../test/until.ts';
 import { applyInit, applyUrl } from '../config/config.ts';
 import { baseConfig } from '../config/defaults.ts';
+import { esmLoaders } from '../esm-loaders.ts';
 import { startLayer } from '../live-preview/live-preview.ts';
 import { createSubscribers } from '../live-preview/subscribers.ts';
 import { fakeTime, framedSite } from '../test-editor.ts';
@@ -22,7 +24,7 @@ const THREAD = {
   inviteUid: 'inv-1',
 };
 
-function start(t: Test, collab: Record<string, unknown>) {
+function start(t: Test, collab: Record<string, unknown>, loadCollab: () => Promise<typeof chunk> = async () => chunk) {
   const framed = framedSite({ url: PAGE });
   const time = fakeTime(t, framed);
   const win = framed.site;
@@ -38,9 +40,9 @@ function start(t: Test, collab: Record<string, unknown>) {
   applyUrl(config, new URL(PAGE));
   const layer = startLayer(win, config, createSubscribers(crypto), {
     sanitizer: () => Promise.reject(new Error('not in this test')),
-    collab: async () => {
+    collab: () => {
       loads++;
-      return chunk;
+      return loadCollab();
     },
   });
   t.teardown(async () => {
@@ -60,6 +62,21 @@ t.test('enabled in the init reply: loaded at once, with the reply threads as pin
   t.equal(s.loads(), 1);
   t.equal(s.config.collab.payload.length, 1);
   t.equal(s.pins(), 1);
+});
+
+t.test('the ES module entry loads collaboration as the standalone script does', async (t) => {
+  const { collab } = esmLoaders;
+  if (!collab) return t.fail('the ES module entry has no collaboration loader');
+  const s = start(t, { enable: true, isFeedbackMode: true, payload: [THREAD] }, collab);
+  // The entry's dynamic import resolves on the real event loop; the fake clock moves the layer.
+  await until(
+    async () => {
+      await s.advance(10);
+      return s.pins() === 1;
+    },
+    { what: 'the pin of the reply thread' },
+  );
+  t.equal(s.loads(), 1);
 });
 
 t.test('disabled: not loaded until collab-enable, then enabled once', async (t) => {

@@ -3,8 +3,8 @@ import type { Config } from '../config/types.ts';
 import { logger } from '../logger.ts';
 import { commentIconHandlers } from './comment-icons.ts';
 import { COLLAB_ERRORS, type CollabContext, isThread } from './context.ts';
-import { applyPause, removeThread, renderThreads } from './pins.ts';
-import { closePopup, openPopup } from './thread-popup.ts';
+import { applyPause, renderThreads } from './pins.ts';
+import { closePopup, openPopup, removeThread } from './thread-popup.ts';
 
 /** What the editor tells collaboration, by message type. */
 

@@ -4,7 +4,7 @@ import { el } from '../el.ts';
 import { PIN_OFFSET, THREAD_MUTATION_DEBOUNCE_MS, THREAD_RETRIES } from '../timing.ts';
 import { type CollabContext, logError, me, RESOLVED, type Thread, userMap } from './context.ts';
 import { displayName, elementAt, initials, pageRoute, relativeText, xpathOf } from './text.ts';
-import { closePopup, openPopup } from './thread-popup.ts';
+import { closePopup, openPopup, removeThread } from './thread-popup.ts';
 
 /**
  * Pins: one per open thread, at its point on its element, following the page; a click on the
@@ -41,12 +41,6 @@ function addPin(ctx: CollabContext, thread: Thread, target: Element): HTMLButton
   });
   ctx.threads.set(thread._id, { thread, pin });
   return pin;
-}
-
-export function removeThread(ctx: CollabContext, uid: string): void {
-  ctx.threads.get(uid)?.pin.remove();
-  ctx.threads.delete(uid);
-  if (ctx.popup?.thread._id === uid) closePopup(ctx);
 }
 
 /** Renders pins; a missing element is retried 5 times 1 s apart, then reported. */

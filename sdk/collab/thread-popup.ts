@@ -5,7 +5,7 @@ import { INPUT_REPOSITION_MS, MORE_WITHIN_PX, POPUP_DEFAULT_SIZE, POPUP_GAP_PX, 
 import { float } from '../view/float.ts';
 import { html, when } from '../view/html.ts';
 import { type Surface, surface } from '../view/render.ts';
-import { type Composer, startComposer } from './composer.ts';
+import { type Composer, startComposer, type ThreadView } from './composer.ts';
 import {
   COLLAB_ERRORS,
   type CollabContext,
@@ -18,7 +18,6 @@ import {
   type ThreadPopup,
   userMap,
 } from './context.ts';
-import { removeThread } from './pins.ts';
 import { displayName, formatTime, headerText, initials, PAGE_SIZE, type User } from './text.ts';
 
 /**
@@ -28,18 +27,11 @@ import { displayName, formatTime, headerText, initials, PAGE_SIZE, type User } f
  * state, rendered in place on every change.
  */
 
-/** The popup's comments as the list shows them; the composer adds and replaces through it. */
-export interface ThreadView {
-  thread: Thread;
-  pin: HTMLButtonElement;
-  comments: Comment[];
-  count: number;
-  /** Draws the popup again from its state (the composer's changes). */
-  draw(): void;
-  /** Draws it and places it again: the list changed its height. */
-  refresh(): void;
-  /** Places the popup again once typing pauses. */
-  placeSoon(): void;
+/** Takes a thread's pin off the page, and its popup if open. */
+export function removeThread(ctx: CollabContext, uid: string): void {
+  ctx.threads.get(uid)?.pin.remove();
+  ctx.threads.delete(uid);
+  if (ctx.popup?.thread._id === uid) closePopup(ctx);
 }
 
 export function closePopup(ctx: CollabContext): void {
@@ -152,7 +144,16 @@ function buildPopup(ctx: CollabContext, popup: ThreadPopup): void {
     if (ctx.popup === popup) popup.place();
   }
 
-  const view: ThreadView = { thread, pin, comments: [], count: 0, draw, refresh, placeSoon };
+  const view: ThreadView = {
+    thread,
+    pin,
+    comments: [],
+    count: 0,
+    draw,
+    refresh,
+    placeSoon,
+    close: () => closePopup(ctx),
+  };
   composer = startComposer(ctx, view, node, signal);
 
   async function loadMore() {

@@ -8,10 +8,12 @@ import { createEditButton, type EditButton } from '../edit-button/edit-button.ts
 import { isTimeline } from '../edit-button/visibility.ts';
 import { logger } from '../logger.ts';
 import {
+  type BuilderCoreSent,
   type BuilderInitRequest,
   CHANNELS,
   type InitRequest,
   MODE,
+  type NoMessages,
   type Received,
   readBuilderInitReply,
   readClientDataSend,
@@ -19,6 +21,7 @@ import {
   readInitReply,
   SDK_VERSION,
   type Sent,
+  type TimelineReceived,
   type WindowType,
 } from '../protocol.ts';
 import { handleTimeline, type Sanitize } from '../timeline/timeline.ts';
@@ -57,9 +60,10 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   logger.debug('configuration', config);
   const doc = win.document;
   const peer = createPeer(win, editorOrigins(config));
-  const livePreview: Channel<Sent, Received> = createChannel(CHANNELS.livePreview, win, peer);
-  const visualBuilder = createChannel(CHANNELS.visualBuilder, win, peer);
-  const timeline = createChannel(CHANNELS.timeline, win, peer);
+  const livePreview = createChannel<Sent, Received>(CHANNELS.livePreview, win, peer);
+  // One channel for the core's handshake, the builder and collaboration: each narrows it to its messages.
+  const visualBuilder: Channel<BuilderCoreSent> = createChannel(CHANNELS.visualBuilder, win, peer);
+  const timeline = createChannel<NoMessages, TimelineReceived>(CHANNELS.timeline, win, peer);
   const teardown = new AbortController();
   const { signal } = teardown;
   // Registered after the abort, a cleanup runs at once.

@@ -1,6 +1,6 @@
 import { parseCslp } from '../cslp/parse.ts';
 import { addStyles, CSLP, leafTagged, type PageWindow } from '../dom.ts';
-import { type Received, readDiffValue, type Sent } from '../protocol.ts';
+import { type NoMessages, readDiffValue, type TimelineReceived } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
 
 /**
@@ -37,7 +37,7 @@ function mergeAdjacent(win: PageWindow, className: string): void {
 
 export function handleTimeline(
   win: PageWindow,
-  channel: Channel<Sent, Received>,
+  channel: Channel<NoMessages, TimelineReceived>,
   sanitizer: () => Promise<Sanitize>,
 ): void {
   const doc = win.document;

@@ -1,5 +1,6 @@
 import type { PageWindow } from '../dom.ts';
 import { logger } from '../logger.ts';
+import type { Exchanges, Messages } from '../protocol.ts';
 import { ACK_BUDGET_MS, RESPONSE_CYCLE_MS } from '../timing.ts';
 import { envelope, exchangeId, type Nature, type Received, readEnvelope } from './envelope.ts';
 import { MessagingError, messagingError, type WireError } from './errors.ts';
@@ -13,16 +14,21 @@ import type { Peer } from './peer.ts';
  * with a CODE_RETURNED_ERROR response, so the editor is never left waiting.
  */
 /**
- * A channel to the editor. `Sent` and `Received` name the request types a feature may use, so a
- * misspelt message is a compile error; the wire carries any string.
+ * A channel to the editor. `Sent` and `Received` map the requests a feature may use to their
+ * payload and reply (protocol.ts), so a misspelt message, a payload of the wrong shape or a wrong
+ * reply is a compile error; the wire carries any string. The editor's data and answers stay
+ * `unknown` until a `read*` function has read them.
  */
-export interface Channel<Sent extends string = string, Received extends string = string> {
-  send<T = unknown>(type: Sent, payload?: unknown): Promise<T>;
+export interface Channel<Sent extends Exchanges<Sent> = Messages, Received extends Exchanges<Received> = Messages> {
+  send<T extends keyof Sent & string>(type: T, payload?: Sent[T]['payload']): Promise<unknown>;
   /**
    * One handler per type; a second registration replaces the first, as in the library. Returns its
    * unregistration (the library's `unregister`).
    */
-  on(type: Received, handler: (data: unknown) => unknown): () => void;
+  on<T extends keyof Received & string>(
+    type: T,
+    handler: (data: unknown) => Received[T]['reply'] | Promise<Received[T]['reply']>,
+  ): () => void;
   /** Stops listening; pending requests fail with EVENT_CANCELLED. */
   destroy(): void;
 }
@@ -35,7 +41,11 @@ interface Pending {
 
 const wire = ({ code, message }: MessagingError): WireError => ({ code, message });
 
-export function createChannel(id: string, self: PageWindow, peer: Peer): Channel {
+export function createChannel<S extends Exchanges<S> = Messages, R extends Exchanges<R> = Messages>(
+  id: string,
+  self: PageWindow,
+  peer: Peer,
+): Channel<S, R> {
   if (!id) throw messagingError('CHANNEL_ID_REQUIRED');
   const handlers = new Map<string, (data: unknown) => unknown>();
   const pending = new Map<string, Pending>();
@@ -89,8 +99,8 @@ export function createChannel(id: string, self: PageWindow, peer: Peer): Channel
   self.addEventListener('message', receive);
 
   return {
-    send<T>(type: string, payload?: unknown): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
+    send(type: string, payload?: unknown): Promise<unknown> {
+      return new Promise<unknown>((resolve, reject) => {
         const hash = exchangeId(type, self.crypto);
         let budget = ACK_BUDGET_MS;
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,7 +113,7 @@ export function createChannel(id: string, self: PageWindow, peer: Peer): Channel
           };
         const request: Pending = {
           acked: false,
-          resolve: settle(resolve as (v: unknown) => void),
+          resolve: settle(resolve),
           reject: settle(reject),
         };
         const check = () => {

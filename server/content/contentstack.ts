@@ -1,4 +1,5 @@
 import type { ApplicationConfiguration, PageEntry, TemplateEntry } from '../../common/content.ts';
+import { problemText } from '../errors.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { ContentChanges } from './changes.ts';
 import {
@@ -196,7 +197,7 @@ export function createContentstackService(options: ContentstackOptions): Content
       // Read alone, an entry does not name its content type; included in another, it does.
       const component = { ...entry, _content_type_uid: type };
       const problem = ComponentSchemas[type] ? firstProblem(ComponentSchemas[type], component) : null;
-      if (problem) throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, where);
+      if (problem) throw new ContentError('CONTENT_INVALID', `Invalid content: ${problemText(problem)}`, where);
       return component;
     };
     const read = stackRead(entryPath(type, uid), locale, {}, draft, parse, true);

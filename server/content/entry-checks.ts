@@ -1,3 +1,4 @@
+import type { Problem } from '../errors.ts';
 import { ComponentSchemas, firstProblem, PageSchema, templateProblem } from './schemas.ts';
 
 /**
@@ -7,8 +8,9 @@ import { ComponentSchemas, firstProblem, PageSchema, templateProblem } from './s
  */
 
 /** `pages`, a template type (`…_template`) or a component type; unknown types pass, as they render nothing. */
-export function problemOf(type: string, value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$: Expected object';
+export function problemOf(type: string, value: unknown): Problem | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { path: '$', message: 'Expected object' };
   if (type === 'pages') return firstProblem(PageSchema, value);
   if (type.endsWith('_template')) return templateProblem(value);
   const schema = ComponentSchemas[type];
@@ -21,16 +23,16 @@ export function identityProblem(
   id: string,
   locale: string,
   value: Record<string, unknown>,
-): string | null {
+): Problem | null {
   if (type === 'pages') {
-    if (value.uuid !== id) return `$.uuid: Expected ${id}, the id of the path`;
-    if (value.locale !== locale) return `$.locale: Expected ${locale}, the locale of the path`;
+    if (value.uuid !== id) return { path: '$.uuid', message: `Expected ${id}, the id of the path` };
+    if (value.locale !== locale) return { path: '$.locale', message: `Expected ${locale}, the locale of the path` };
     return null;
   }
-  return value.uid === id ? null : `$.uid: Expected ${id}, the id of the path`;
+  return value.uid === id ? null : { path: '$.uid', message: `Expected ${id}, the id of the path` };
 }
 
 /** Both checks, schema first. */
-export function entryProblem(type: string, id: string, locale: string, value: unknown): string | null {
+export function entryProblem(type: string, id: string, locale: string, value: unknown): Problem | null {
   return problemOf(type, value) ?? identityProblem(type, id, locale, value as Record<string, unknown>);
 }

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { Problem } from '../errors.ts';
 
 /**
  * One schema per content type of the embedded store.
@@ -136,8 +137,8 @@ export const TemplateSchema = Type.Object({
   footer_components: Type.Array(AnyComponent),
 });
 
-/** The first problem with `value`, as `$.path.to.field: message`, or null when it is valid. */
-export function firstProblem(schema: TSchema, value: unknown, base = '$'): string | null {
+/** The first problem with `value` (its path as `$.path.to.field`), or null when it is valid. */
+export function firstProblem(schema: TSchema, value: unknown, base = '$'): Problem | null {
   const error = Value.Errors(schema, value).First();
   if (!error) return null;
   const path = error.path
@@ -145,11 +146,11 @@ export function firstProblem(schema: TSchema, value: unknown, base = '$'): strin
     .filter(Boolean)
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('');
-  return `${base}${path}: ${error.message}`;
+  return { path: `${base}${path}`, message: error.message };
 }
 
 /** Template and its inline components: the template shape, then each known component's own schema. */
-export function templateProblem(value: unknown): string | null {
+export function templateProblem(value: unknown): Problem | null {
   const problem = firstProblem(TemplateSchema, value);
   if (problem) return problem;
   const template = value as Record<string, { _content_type_uid: string }[]>;

@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { LRUCache } from 'lru-cache';
 import sjson from 'secure-json-parse';
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
+import { problemText } from '../errors.ts';
 import { ContentChanges } from './changes.ts';
 import { type DraftStore, fileDraftStore, isDraftAddress } from './draft-store.ts';
 import { type ContentKey, contentFile, pageIdOfFile, pagesFolder } from './paths.ts';
@@ -110,7 +111,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     (value, where) => {
       const problem = firstProblem(schema, value);
       if (problem)
-        throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, `${where} ${problem.split(':')[0]}`);
+        throw new ContentError(
+          'CONTENT_INVALID',
+          `Invalid content: ${problemText(problem)}`,
+          `${where} ${problem.path}`,
+        );
       return value;
     };
 

@@ -1,5 +1,6 @@
 import type { ApplicationConfiguration, PageEntry } from '../../common/content.ts';
 import { isRecord } from '../../common/is-record.ts';
+import { type Problem, problemText } from '../errors.ts';
 import { createHttpClient, type HttpClient, HttpError, type HttpTimeouts, type QueryValue } from '../http/client.ts';
 import { appConfigScope, contextFailure, LastGoodAppConfigs, pickCookies, variesByCookie } from './app-config.ts';
 import { ContentChanges } from './changes.ts';
@@ -242,8 +243,8 @@ function shapeError(expected: string, where: string): ContentError {
 }
 
 /** The envelope is right but the content is malformed: reported like a malformed store file. */
-function assertValid(problem: string | null, where: string): void {
+function assertValid(problem: Problem | null, where: string): void {
   if (problem) {
-    throw new ContentError('CONTENT_INVALID', `Invalid content: ${problem}`, `${where} ${problem.split(':')[0]}`);
+    throw new ContentError('CONTENT_INVALID', `Invalid content: ${problemText(problem)}`, `${where} ${problem.path}`);
   }
 }

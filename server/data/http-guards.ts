@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { graphqlErrors } from '../errors.ts';
 import { createGetAllowList, GET_QUERIES } from './get-queries.ts';
 import { responseTooLargeError } from './response-size.ts';
 
@@ -17,15 +18,7 @@ export function guardGraphQLHttp(app: FastifyInstance, options: { maxResponseByt
       .code(405)
       .header('allow', 'POST')
       .header('cache-control', 'no-store')
-      .send({
-        data: null,
-        errors: [
-          {
-            message: "Only the site's own queries are answered over GET; send other queries by POST",
-            extensions: { code: 'GET_QUERY_NOT_ALLOWED' },
-          },
-        ],
-      });
+      .send({ data: null, errors: [graphqlErrors.getNotAllowed()] });
   });
 
   // A result past the ceiling is replaced by an error saying so; the status stays mercurius's.

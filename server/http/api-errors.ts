@@ -1,29 +1,34 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { apiErrors, type SiteError } from '../errors.ts';
 import { sendApiError } from './api-reply.ts';
 
 /**
  * The error handler of a JSON route group: input its schemas refuse becomes a 400 in the API's error
- * shape, with the group's own sentence for the field when it has one; other client errors keep
- * their status; anything else is logged and answered without its message.
+ * shape, with the group's own catalogue error for the field when it has one; other client errors
+ * keep their status (the group's own error for it, or Fastify's sentence under a generic code);
+ * anything else is logged and answered without its message.
  */
 export function apiErrorHandler(
-  fieldMessages: Readonly<Record<string, string>> = {},
-  statusMessages: Readonly<Record<number, string>> = {},
+  fieldErrors: Readonly<Record<string, () => SiteError>> = {},
+  statusErrors: Readonly<Record<number, () => SiteError>> = {},
 ) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const [first] = error.validation ?? [];
     if (first) {
+      // The top-level field the refusal is about, however deep in it the schema looked.
       const missing = (first.params as { missingProperty?: string }).missingProperty;
-      const field = missing ?? first.instancePath.split('/')[1] ?? '';
+      const field = first.instancePath.split('/')[1] || missing || '';
+      const own = fieldErrors[field];
       return sendApiError(
         reply,
-        400,
-        fieldMessages[field] ?? `${error.validationContext ?? 'request'} ${error.message}`,
+        own ? own() : apiErrors.requestInvalid(`${error.validationContext ?? 'request'} ${error.message}`),
       );
     }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
-      return sendApiError(reply, error.statusCode, statusMessages[error.statusCode] ?? error.message);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const own = statusErrors[error.statusCode];
+      return sendApiError(reply, own ? own() : apiErrors.requestRefused(error.statusCode, error.message));
+    }
     request.log.error({ err: error }, 'API request failed');
-    return sendApiError(reply, 500, 'Internal Server Error');
+    return sendApiError(reply, apiErrors.internal());
   };
 }

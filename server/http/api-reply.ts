@@ -1,14 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import type { SiteError } from '../errors.ts';
 
 /**
  * The JSON side of the site (content API, draft API, workbench API, revalidate, webhooks) answers
- * errors in one shape, `{ error, ...details }`, never cached; and checks bearer tokens through one door.
+ * errors in one shape, `{ error, code, ...details }` from the catalogue (server/errors.ts), never
+ * cached; and checks bearer tokens through one door.
  */
 
-/** The error shape as a response schema: a sentence, and details (a field's `path`) beside it. */
-export const ApiErrorReply = Type.Object({ error: Type.String() }, { additionalProperties: true });
+/** The error shape as a response schema: a sentence, its stable code, and details (a field's `path`) beside them. */
+export const ApiErrorReply = Type.Object({ error: Type.String(), code: Type.String() }, { additionalProperties: true });
 
 /** Response schemas for a JSON route: its success shapes, and the error shape for 4xx and 5xx. */
 export const replies = <T extends Record<number, unknown>>(ok: T) => ({
@@ -17,16 +19,11 @@ export const replies = <T extends Record<number, unknown>>(ok: T) => ({
   '5xx': ApiErrorReply,
 });
 
-export function sendApiError(
-  reply: FastifyReply,
-  status: number,
-  error: string,
-  details: Record<string, unknown> = {},
-) {
+export function sendApiError(reply: FastifyReply, error: SiteError) {
   return reply
-    .status(status)
+    .status(error.status)
     .header('cache-control', 'no-store')
-    .send({ error, ...details });
+    .send({ error: error.message, code: error.code, ...error.details });
 }
 
 /** Constant-time token check; the token is never logged. No expected token: nothing matches. */
@@ -42,10 +39,10 @@ export function tokenMatches(expected: string | undefined, header: string | unde
  * body is read, so an unauthenticated request never costs a parse, and after the onRequest rate
  * limit, so guessing tokens is limited too.
  */
-export function requireBearer(token: string | undefined, refusal: string) {
+export function requireBearer(token: string | undefined, refusal: () => SiteError) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: RequestPayload) => {
     if (tokenMatches(token, request.headers.authorization)) return payload;
-    await sendApiError(reply.header('www-authenticate', 'Bearer'), 401, refusal);
+    await sendApiError(reply.header('www-authenticate', 'Bearer'), refusal());
     return payload;
   };
 }

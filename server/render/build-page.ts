@@ -10,6 +10,7 @@ import { sharedByUrl } from '../content/app-config.ts';
 import { pageIdForEntry } from '../content/lookup.ts';
 import type { ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
+import { siteErrors } from '../errors.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { previewScript } from '../preview/page.ts';
 import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
@@ -124,11 +125,12 @@ export async function buildPage(deps: PageDeps, request: PageRequest): Promise<O
   const { locale } = decision;
   const id = await pageIdOf(content, decision, request.entryUid);
   if (!id) return { kind: 'error', status: 404, message: 'Page UUID is missing' };
-  if (typeof id === 'object') return { kind: 'error', status: 404, message: `Page ${id.unknown} not found` };
+  if (typeof id === 'object')
+    return { kind: 'error', status: 404, message: siteErrors.pageNotFound(id.unknown).message };
   const uuid = id;
 
   const page = await content.getPage(uuid, locale, preview);
-  if (!page) return { kind: 'error', status: 404, message: `Page ${uuid} not found` };
+  if (!page) return { kind: 'error', status: 404, message: siteErrors.pageNotFound(uuid).message };
   if (decision.route === 'content') {
     const redirect = canonicalRedirect(rawPath, query, canonicalPagePath(site, locale, page, decision.prefix));
     if (redirect) return { kind: 'redirect', location: redirect.location, status: redirect.status };

@@ -21,8 +21,7 @@ export function withoutUnusable(template: TemplateEntry, where: string, warn: Wa
     const schema = ComponentSchemas[component._content_type_uid];
     const problem = schema ? firstProblem(schema, component, `$.${zone}[${i}]`) : null;
     if (!problem) return false;
-    const [path = '$', ...message] = problem.split(': ');
-    warn({ where, uid: component.uid, path, problem: `${message.join(': ')}; component left out` });
+    warn({ where, uid: component.uid, path: problem.path, problem: `${problem.message}; component left out` });
     return true;
   });
 }

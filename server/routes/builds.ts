@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { apiErrors } from '../errors.ts';
+import { sendApiError } from '../http/api-reply.ts';
 import type { AssetManifest } from '../render/assets.ts';
 
 export const SPECULATION_RULES_URL = '"/builds/speculation-rules.json"';
@@ -35,7 +37,7 @@ export const buildRoutes: FastifyPluginAsync<{ assets: AssetManifest }> = async 
 
   app.get<{ Params: { file: string } }>('/builds/meta/:file', async (request, reply) => {
     if (request.params.file !== `${assets.build.id}.json`) {
-      return reply.status(404).header('cache-control', 'no-store').send({ error: 'Unknown build' });
+      return sendApiError(reply, apiErrors.buildUnknown());
     }
     reply.header('cache-control', 'public, max-age=31536000, immutable');
     return { id: assets.build.id, timestamp: assets.build.timestamp, routeRules: request.site.routeRules };

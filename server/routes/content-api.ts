@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { LOCALE_CODE } from '../../common/locales.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError, type ContentService } from '../content/service.ts';
+import { apiErrors } from '../errors.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { replies, requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
@@ -21,10 +22,7 @@ const Language = Type.Object({
   live_preview: Type.Optional(Type.String()),
 });
 
-const FIELD_MESSAGES = {
-  language: 'language must be a locale code like de-CH',
-  uuid: 'uuid must be 1 to 10 digits',
-};
+const FIELD_ERRORS = { language: apiErrors.languageMalformed, uuid: apiErrors.uuidMalformed };
 
 /** A preview hash of the wrong shape is ignored: the request reads published content. */
 function previewOf(hash: string | undefined): string | undefined {
@@ -37,7 +35,7 @@ function previewOf(hash: string | undefined): string | undefined {
  */
 export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async (app, deps) => {
   const { content } = deps;
-  app.setErrorHandler(apiErrorHandler(FIELD_MESSAGES));
+  app.setErrorHandler(apiErrorHandler(FIELD_ERRORS));
 
   const guarded = async <T>(reply: FastifyReply, preview: string | undefined, read: () => Promise<T>) => {
     try {
@@ -47,7 +45,10 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     } catch (error) {
       if (error instanceof ContentError) {
         reply.log.error({ err: error, where: error.where }, error.message);
-        return sendApiError(reply, error.code === 'CONTENT_UPSTREAM' ? 503 : 500, 'Content unavailable');
+        return sendApiError(
+          reply,
+          error.code === 'CONTENT_UPSTREAM' ? apiErrors.contentUnavailable() : apiErrors.contentBroken(),
+        );
       }
       throw error;
     }
@@ -64,7 +65,7 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
       },
     },
     async (request, reply) => {
-      if (request.params.service !== CONTENT_SERVICE_NAME) return sendApiError(reply, 404, 'Unknown content service');
+      if (request.params.service !== CONTENT_SERVICE_NAME) return sendApiError(reply, apiErrors.serviceUnknown());
       const preview = previewOf(request.query.live_preview);
       return guarded(reply, preview, async () => {
         const page = await content.getPage(request.params.uuid, request.query.language, preview);
@@ -84,13 +85,13 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     },
     async (request, reply) => {
       const { service, type, uid } = request.params;
-      if (service !== CONTENT_SERVICE_NAME) return sendApiError(reply, 404, 'Unknown content service');
+      if (service !== CONTENT_SERVICE_NAME) return sendApiError(reply, apiErrors.serviceUnknown());
       const preview = previewOf(request.query.live_preview);
       const result = await guarded(reply, preview, async () => {
         const entry = await content.getEntry(type, uid, request.query.language, preview);
         return entry ? { entry } : null;
       });
-      return result ?? sendApiError(reply, 404, 'Entry not found');
+      return result ?? sendApiError(reply, apiErrors.entryNotFound());
     },
   );
 
@@ -99,7 +100,7 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     const locale = request.query.language;
     // Only the storefront's own locales: the message names them, so it is not the schema's.
     if (locale === undefined || !request.site.locales.includes(locale)) {
-      return sendApiError(reply, 400, `language must be one of ${request.site.locales.join(', ')}`);
+      return sendApiError(reply, apiErrors.languageInvalid(request.site.locales));
     }
     // Where some of the visitor's cookies go to the source along with the host, a shared cache must
     // key on them; a source with one answer for everybody (the embedded store) varies on nothing.
@@ -108,7 +109,7 @@ export const contentApiRoutes: FastifyPluginAsyncTypebox<ContentApiDeps> = async
     return guarded(reply, undefined, () => content.getApplicationConfiguration(request.site.host, locale, cookie));
   });
 
-  const revalidateGuard = requireBearer(deps.revalidateToken, 'A valid revalidate token is required');
+  const revalidateGuard = requireBearer(deps.revalidateToken, apiErrors.revalidateTokenRequired);
   const revalidateOptions = {
     bodyLimit: 1024,
     preParsing: revalidateGuard,

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { demoServer, HOSTS } from '../../test/helpers.ts';
+import { demoServer, HOSTS, previewWithDrafts } from '../../test/helpers.ts';
 import { DRAFT_BODY_LIMIT } from './drafts.ts';
 
 /**
@@ -14,14 +14,8 @@ const TOKEN = 'draft-token-0123456789abcdef';
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const contentDir = await mkdtemp(join(tmpdir(), 'vitrine-drafts-'));
 await cp('content', contentDir, { recursive: true });
-const PREVIEW = {
-  apiKey: 'blt-key',
-  environment: 'preview',
-  branch: '',
-  editorOrigins: ['https://app.contentstack.com'],
-  ssr: false,
-  draftToken: TOKEN,
-};
+// The page morphs in place (no SSR reload), as the preview tests below read it.
+const PREVIEW = { ...previewWithDrafts(TOKEN), ssr: false };
 const app = await demoServer({ contentDir, htmlCache: false, preview: PREVIEW });
 t.teardown(async () => {
   await app.close();

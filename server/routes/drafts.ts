@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { type DraftStore, draftKey, isDraftAddress } from '../content/draft-store.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { type ContentKey, isValidPreviewHash } from '../content/paths.ts';
+import { apiErrors, SiteError } from '../errors.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
@@ -47,24 +48,23 @@ export const MIN_DRAFT_HASH_LENGTH = 12;
 export const DRAFT_BODY_LIMIT = 256 * 1024;
 
 export const draftRoutes: FastifyPluginAsyncTypebox<DraftDeps> = async (app, deps) => {
-  app.setErrorHandler(apiErrorHandler({}, { 413: `A draft is at most ${DRAFT_BODY_LIMIT / 1024} KiB` }));
+  app.setErrorHandler(apiErrorHandler({}, { 413: () => apiErrors.draftTooLarge(DRAFT_BODY_LIMIT / 1024) }));
   const url = '/cs/api/:service/_drafts/:hash/:locale/:type/:id';
 
   /** The draft a request names, or a reply explaining why it names none. */
-  function draftOf(params: DraftParams): { hash: string; key: ContentKey } | { status: number; error: string } {
-    if (params.service !== CONTENT_SERVICE_NAME) return { status: 404, error: 'Unknown content service' };
+  function draftOf(params: DraftParams): { hash: string; key: ContentKey } | SiteError {
+    if (params.service !== CONTENT_SERVICE_NAME) return apiErrors.serviceUnknown();
     if (!isValidPreviewHash(params.hash) || params.hash.length < MIN_DRAFT_HASH_LENGTH)
-      return { status: 400, error: `hash must be ${MIN_DRAFT_HASH_LENGTH} to 128 letters, digits, - or _` };
+      return apiErrors.hashInvalid(MIN_DRAFT_HASH_LENGTH);
     const key = draftKey(params.type, params.id, params.locale);
-    if (!isDraftAddress(params.hash, key))
-      return { status: 400, error: 'locale, content type or id is not of its shape' };
+    if (!isDraftAddress(params.hash, key)) return apiErrors.addressInvalid('locale, content type or id');
     return { hash: params.hash, key };
   }
 
   /** The draft store failed (its shared tier unreachable): the editor may retry, nothing was changed. */
   const unavailable = (reply: FastifyReply, error: Error) => {
     reply.log.error({ err: error }, 'Draft store failed');
-    return sendApiError(reply.header('retry-after', '5'), 503, 'Drafts are unavailable; try again shortly');
+    return sendApiError(reply.header('retry-after', '5'), apiErrors.draftsUnavailable());
   };
 
   const options = {
@@ -72,19 +72,16 @@ export const draftRoutes: FastifyPluginAsyncTypebox<DraftDeps> = async (app, dep
     bodyLimit: DRAFT_BODY_LIMIT,
     config: { anyHost: true, ...limitOf(app, 'drafts') },
     // Before the body is read: an unauthenticated request never costs a parse.
-    preParsing: requireBearer(deps.token, 'A valid draft API token is required'),
+    preParsing: requireBearer(deps.token, apiErrors.tokenRequired),
   };
 
   // The body is an entry of the content type the path names: `entryProblem` checks it by that type.
   app.put(url, options, async (request, reply) => {
     const target = draftOf(request.params);
-    if ('error' in target) return sendApiError(reply, target.status, target.error);
+    if (target instanceof SiteError) return sendApiError(reply, target);
     const { type, id, locale } = request.params;
     const problem = entryProblem(type, id, locale, request.body);
-    if (problem) {
-      const path = problem.slice(0, problem.indexOf(':'));
-      return sendApiError(reply, 400, `Invalid content: ${problem}`, { path });
-    }
+    if (problem) return sendApiError(reply, apiErrors.contentInvalid(problem));
     const text = `${JSON.stringify(request.body, null, 2)}\n`;
     const existed = await deps.drafts.write(target.hash, target.key, text).catch((error: unknown) => error);
     if (existed instanceof Error) return unavailable(reply, existed);
@@ -97,10 +94,10 @@ export const draftRoutes: FastifyPluginAsyncTypebox<DraftDeps> = async (app, dep
 
   app.delete(url, options, async (request, reply) => {
     const target = draftOf(request.params);
-    if ('error' in target) return sendApiError(reply, target.status, target.error);
+    if (target instanceof SiteError) return sendApiError(reply, target);
     const removed = await deps.drafts.remove(target.hash, target.key).catch((error: unknown) => error);
     if (removed instanceof Error) return unavailable(reply, removed);
-    if (!removed) return sendApiError(reply, 404, 'No such draft');
+    if (!removed) return sendApiError(reply, apiErrors.draftNotFound());
     request.log.info({ draft: deps.drafts.locate(target.hash, target.key) }, 'Draft deleted');
     return reply.status(204).header('cache-control', 'no-store').send();
   });

@@ -3,6 +3,8 @@ import { ConfigurationNotAvailable, type Site } from '../../common/site.ts';
 import { sharedByUrl } from '../content/app-config.ts';
 import { isValidPreviewHash } from '../content/paths.ts';
 import { ContentError } from '../content/service.ts';
+import { payloadError } from '../errors.ts';
+import { sendApiError } from '../http/api-reply.ts';
 import { limiterOf } from '../http/rate-limits.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { previewCsp } from '../preview/page.ts';
@@ -116,7 +118,7 @@ function sendNotPage(
     if (answer.varyOn) reply.header('vary', answer.varyOn.join(', '));
     return sendRedirect(reply, payloadLocation(answer.location, payload), answer.status);
   }
-  if (payload) return reply.status(answer.status).header('cache-control', 'no-store').send({ error: answer.message });
+  if (payload) return sendApiError(reply, payloadError(answer.status, answer.message));
   return sendError(reply, deps, { status: answer.status, message: answer.message, path: rawPath, locale, site });
 }
 

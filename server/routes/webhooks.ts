@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ChangedEntry } from '../content/changes.ts';
 import { siteLocale } from '../content/contentstack-api.ts';
 import type { ContentService } from '../content/service.ts';
+import { apiErrors } from '../errors.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { requireBearer } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
@@ -36,10 +37,10 @@ const WebhookBody = Type.Object({
   }),
 });
 
-const FIELD_MESSAGES = {
-  event: 'event must be publish, unpublish or delete',
-  module: 'only entry events are handled',
-  data: 'data must name the entry (data.entry.uid) and its content type (data.content_type.uid)',
+const FIELD_ERRORS = {
+  event: apiErrors.webhookEventInvalid,
+  module: apiErrors.webhookModuleIgnored,
+  data: apiErrors.webhookDataInvalid,
 };
 
 /** The entry a webhook names, its stack locale (`de-ch`) in the site's spelling (`de-CH`). */
@@ -50,14 +51,14 @@ export function changedEntry(body: Static<typeof WebhookBody>): ChangedEntry {
 }
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookDeps> = async (app, deps) => {
-  app.setErrorHandler(apiErrorHandler(FIELD_MESSAGES));
+  app.setErrorHandler(apiErrorHandler(FIELD_ERRORS));
   app.post(
     '/cs/api/_webhook/contentstack',
     {
       // Any Host: the stack calls whichever address it was given, not necessarily a storefront's.
       config: { anyHost: true, ...limitOf(app, 'webhook') },
       bodyLimit: 1024 * 1024,
-      preParsing: requireBearer(deps.secret, 'A valid webhook secret is required'),
+      preParsing: requireBearer(deps.secret, apiErrors.webhookSecretRequired),
       schema: { body: WebhookBody },
     },
     async (request, reply) => {

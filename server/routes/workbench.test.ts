@@ -2,7 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
+import { demoServer, HOSTS, previewWithDrafts, testAssets } from '../../test/helpers.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import type { PreviewConfig } from '../preview/config.ts';
@@ -18,14 +18,7 @@ const TOKEN = 'workbench-token-0123456789';
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const contentDir = await mkdtemp(join(tmpdir(), 'vitrine-workbench-'));
 await cp('content', contentDir, { recursive: true });
-const preview: PreviewConfig = {
-  apiKey: 'blt-key',
-  environment: 'preview',
-  branch: '',
-  editorOrigins: ['https://app.contentstack.com'],
-  ssr: false,
-  draftToken: TOKEN,
-};
+const preview: PreviewConfig = { ...previewWithDrafts(TOKEN), ssr: false };
 const app = await demoServer({
   contentDir,
   preview,
@@ -212,23 +205,18 @@ t.test('publish refuses a draft that fails its schema and leaves the published f
   const page = JSON.parse(await readFile('content/en-GB/pages/4711.json', 'utf8'));
   await writeAtomically(broken, JSON.stringify({ ...page, slug: 'Not A Slug' }));
   const published = await readFile(join(contentDir, 'en-GB/pages/4711.json'), 'utf8');
-  const res = await inject('POST', '/__workbench/api/publish', {
-    hash: 'wbbad',
-    locale: 'en-GB',
-    type: 'pages',
-    id: '4711',
-  });
+  const publish = () =>
+    inject('POST', '/__workbench/api/publish', { hash: 'wbbad', locale: 'en-GB', type: 'pages', id: '4711' });
+  const res = await publish();
   t.equal(res.statusCode, 400);
-  t.match(res.json(), { error: /^Invalid content: \$\.slug/, path: '$.slug' });
+  t.match(res.json(), { error: /^Invalid content: \$\.slug/, path: '$.slug', code: 'CONTENT_INVALID' });
   t.equal(await readFile(join(contentDir, 'en-GB/pages/4711.json'), 'utf8'), published);
   await writeAtomically(broken, '{"__proto__": {"x": 1}}');
-  t.equal(
-    (await inject('POST', '/__workbench/api/publish', { hash: 'wbbad', locale: 'en-GB', type: 'pages', id: '4711' }))
-      .statusCode,
-    400,
-  );
-  t.match(entryProblem('pages', '4712', 'en-GB', page), /uuid: Expected 4712/);
-  t.match(entryProblem('pages', '4711', 'de-DE', page), /locale: Expected de-DE/);
+  const poisoned = await publish();
+  t.equal(poisoned.statusCode, 400);
+  t.equal(poisoned.json().code, 'JSON_INVALID');
+  t.match(entryProblem('pages', '4712', 'en-GB', page), { path: '$.uuid', message: /Expected 4712/ });
+  t.match(entryProblem('pages', '4711', 'de-DE', page), { path: '$.locale', message: /Expected de-DE/ });
   t.equal(entryProblem('pages', '4711', 'en-GB', page), null);
 });
 

@@ -10,6 +10,7 @@ import { entryProblem } from '../content/entry-checks.ts';
 import { contentFile, isValidKey, isValidPreviewHash } from '../content/paths.ts';
 import type { EmbeddedStore } from '../content/store.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
+import { apiErrors } from '../errors.ts';
 import { apiErrorHandler } from '../http/api-errors.ts';
 import { replies, requireBearer, sendApiError } from '../http/api-reply.ts';
 import { limitOf } from '../http/rate-limits.ts';
@@ -100,7 +101,7 @@ async function pagesOf(deps: WorkbenchDeps, site: Site, locale: string): Promise
   return pages;
 }
 
-const REQUIRED = 'hash, locale, type and id are required strings';
+const REQUIRED = () => apiErrors.fieldsRequired('hash, locale, type and id');
 /** A draft named in full: which hash, and the locale, type and id of its entry. */
 const DraftName = Type.Object({ hash: Type.String(), locale: Type.String(), type: Type.String(), id: Type.String() });
 /** A page of the current storefront; whether it is one is the handler's question (its message names why). */
@@ -115,8 +116,8 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
       locale: REQUIRED,
       type: REQUIRED,
       id: REQUIRED,
-      threads: 'Invalid threads: threads must be an array',
-      comments: 'Invalid threads: comments must be an array',
+      threads: () => apiErrors.threadsInvalid({ path: '$.threads', message: 'Expected array' }),
+      comments: () => apiErrors.threadsInvalid({ path: '$.comments', message: 'Expected array' }),
     }),
   );
   const noStore = (reply: FastifyReply) =>
@@ -125,7 +126,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
       .header('x-robots-tag', 'noindex')
       .header('referrer-policy', 'no-referrer');
   const guarded = {
-    preParsing: requireBearer(deps.token, 'A valid draft API token is required'),
+    preParsing: requireBearer(deps.token, apiErrors.tokenRequired),
     config: limitOf(app, 'workbench'),
   };
 
@@ -140,7 +141,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
       script = undefined;
       return null;
     });
-    if (text === null) return sendApiError(reply, 503, 'The workbench is not built: run npm run build');
+    if (text === null) return sendApiError(reply, apiErrors.workbenchNotBuilt());
     return noStore(reply).type('text/javascript; charset=utf-8').send(text);
   });
 
@@ -168,14 +169,12 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
     },
     async (request, reply) => {
       const { locale, uuid, hash } = request.query;
-      if (!request.site.locales.includes(locale))
-        return sendApiError(reply, 400, 'locale is not one of this storefront');
+      if (!request.site.locales.includes(locale)) return sendApiError(reply, apiErrors.localeInvalid());
       if (!contentFile(deps.contentDir, { kind: 'page', locale, uuid }))
-        return sendApiError(reply, 400, 'uuid is not an id');
-      if (hash !== undefined && !isValidPreviewHash(hash))
-        return sendApiError(reply, 400, 'hash must be 1 to 128 letters, digits, - or _');
+        return sendApiError(reply, apiErrors.uuidInvalid());
+      if (hash !== undefined && !isValidPreviewHash(hash)) return sendApiError(reply, apiErrors.hashInvalid(1));
       const page = (await deps.store.getPage(uuid, locale, hash)) as PageEntry | null;
-      if (!page) return sendApiError(reply, 404, 'No such page');
+      if (!page) return sendApiError(reply, apiErrors.pageNotFound());
       const ref = page.template[0];
       const template = ref ? await deps.store.getEntry(ref._content_type_uid, ref.uid, locale, hash) : null;
       return noStore(reply).send({
@@ -195,7 +194,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
   };
   app.get(`${WORKBENCH_PATH}/api/field-schema/:type`, fieldSchemaOptions, async (request, reply) => {
     const map = fieldSchemaMap(request.params.type);
-    if (!map) return sendApiError(reply, 404, 'Unknown content type');
+    if (!map) return sendApiError(reply, apiErrors.contentTypeUnknown());
     return noStore(reply).send({ fieldSchemaMap: map });
   });
 
@@ -208,7 +207,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
   };
   app.get(`${WORKBENCH_PATH}/api/drafts`, draftsOptions, async (request, reply) => {
     const { locale } = request.query;
-    if (!request.site.locales.includes(locale)) return sendApiError(reply, 400, 'locale is not one of this storefront');
+    if (!request.site.locales.includes(locale)) return sendApiError(reply, apiErrors.localeInvalid());
     return noStore(reply).send({ hashes: await deps.store.drafts.hashes(locale) });
   });
 
@@ -218,7 +217,7 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
     async (request, reply) => {
       const { locale, uuid } = request.query;
       if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
-        return sendApiError(reply, 400, 'locale or uuid is not of its shape');
+        return sendApiError(reply, apiErrors.addressInvalid('locale or uuid'));
       const text = await deps.store.drafts.readThreads(locale, uuid);
       const value =
         text === null ? { threads: [], comments: [] } : sjson.parse(text, undefined, { protoAction: 'remove' });
@@ -232,9 +231,9 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
     async (request, reply) => {
       const { locale, uuid } = request.query;
       if (!request.site.locales.includes(locale) || !isValidKey({ kind: 'page', locale, uuid }))
-        return sendApiError(reply, 400, 'locale or uuid is not of its shape');
+        return sendApiError(reply, apiErrors.addressInvalid('locale or uuid'));
       const problem = collabProblem(request.body);
-      if (problem) return sendApiError(reply, 400, `Invalid threads: ${problem}`);
+      if (problem) return sendApiError(reply, apiErrors.threadsInvalid(problem));
       const { threads, comments } = request.body;
       await deps.store.drafts.writeThreads(locale, uuid, `${JSON.stringify({ threads, comments }, null, 2)}\n`);
       return reply.status(204).header('cache-control', 'no-store').send();
@@ -246,17 +245,17 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
     const key = draftKey(type, id, locale);
     const target = contentFile(deps.contentDir, key);
     if (!isDraftAddress(hash, key) || !target)
-      return sendApiError(reply, 400, 'hash, locale, type or id is not of its shape');
+      return sendApiError(reply, apiErrors.addressInvalid('hash, locale, type or id'));
     const text = await deps.store.drafts.read(hash, key);
-    if (text === null) return sendApiError(reply, 404, 'No such draft');
+    if (text === null) return sendApiError(reply, apiErrors.draftNotFound());
     let value: unknown;
     try {
       value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
-      return sendApiError(reply, 400, `Invalid JSON: ${(error as Error).message}`);
+      return sendApiError(reply, apiErrors.jsonInvalid((error as Error).message));
     }
     const problem = entryProblem(type, id, locale, value);
-    if (problem) return sendApiError(reply, 400, `Invalid content: ${problem}`, { path: problem.split(':')[0] });
+    if (problem) return sendApiError(reply, apiErrors.contentInvalid(problem));
     await writeAtomically(target, `${JSON.stringify(value, null, 2)}\n`);
     // Promoted: the draft would only mask later published changes.
     await deps.store.drafts.remove(hash, key);
