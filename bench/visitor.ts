@@ -21,7 +21,7 @@ const PAGES = [
   { name: 'product page', path: PRODUCT_PATH },
 ] as const;
 
-type Variant = 'React islands' | 'Preact build' | 'islands off (no JavaScript)';
+export type Variant = 'React islands' | 'Preact build' | 'islands off (no JavaScript)';
 const VARIANTS: readonly Variant[] = ['React islands', 'Preact build', 'islands off (no JavaScript)'];
 
 export interface VisitorRun {
