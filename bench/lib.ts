@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonResult } from 'autocannon';
 
@@ -21,6 +21,14 @@ const children = new Set<ChildProcess>();
 /** Pins this process (every thread) to the load core, away from the server. */
 export function pinSelf(): void {
   if (HAS_TASKSET) spawnSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Lets this process (and what it starts next, such as a browser) run on every core again. */
+export function unpinSelf(): void {
+  if (HAS_TASKSET)
+    spawnSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], {
+      stdio: 'ignore',
+    });
 }
 
 function killAll(signal: NodeJS.Signals): void {
@@ -67,7 +75,7 @@ export async function startNode(
   name: string,
   args: string[],
   env: Record<string, string>,
-  options: { core?: string } = {},
+  options: { core?: string; cwd?: string } = {},
 ): Promise<Started> {
   const port = await freePort();
   const log = join(tmpdir(), `vitrine-bench-${name}-${process.pid}.log`);
@@ -75,6 +83,7 @@ export async function startNode(
   const command = HAS_TASKSET ? 'taskset' : process.execPath;
   const commandArgs = HAS_TASKSET ? ['-c', options.core ?? SERVER_CORE, process.execPath, ...args] : [...args];
   const child = spawn(command, commandArgs, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     // Metrics off unless a row asks for them (METRICS_PORT): the default port would clash between servers.
     env: {
       ...process.env,

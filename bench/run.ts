@@ -5,7 +5,8 @@
  * a ceiling (the same HTML as a static string), set up the same way. The product page is measured
  * in turns (floor, uncached, ceiling, cached, and again), so a busy machine weighs on all four
  * alike. `--load` adds the load test (bench/load.ts); `--workers` instead compares WORKERS=1 and 2
- * (bench/workers.ts). An instrument, not a test: it asserts nothing about speed, but it exits 1
+ * (bench/workers.ts); `--visitor` runs only the visitor table (bench/visitor.ts), which otherwise
+ * follows the rest. An instrument, not a test: it asserts nothing about speed, but it exits 1
  * when a row fails (a server that does not start, an unexpected status, errors or timeouts).
  *
  * `--quick` runs every row once, briefly (a smoke test for CI). BENCH_ROUND_S and BENCH_WARMUP_S
@@ -32,7 +33,9 @@ import {
   SERVER_CORE,
   type Started,
   startNode,
+  unpinSelf,
 } from './lib.ts';
+import { visitorLines } from './visitor.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -369,6 +372,11 @@ function percent(part: Row | undefined, whole: Row | undefined): string {
 
 async function main(): Promise<void> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`);
+  // The visitor table's browser needs every core a phone's would have; the load rows pin.
+  if (process.argv.includes('--visitor')) {
+    for (const line of await visitorLines(ROOT, { quick })) console.log(line);
+    return;
+  }
   pinSelf();
   if (process.argv.includes('--workers')) {
     const { workerLines } = await import('./workers.ts');
@@ -414,6 +422,10 @@ async function main(): Promise<void> {
     console.log(`${failed.length} row(s) failed: ${failed.map((row) => row.name).join('; ')}`);
     process.exitCode = 1;
   }
+
+  console.log('');
+  unpinSelf();
+  for (const line of await visitorLines(ROOT, { quick })) console.log(line);
 
   if (load) {
     const { runLoadTest } = await import('./load.ts');

@@ -32,7 +32,8 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
       <link rel="apple-touch-icon" href={ICONS.appleTouch} />
       <link rel="manifest" href={MANIFEST_PATH} />
       <meta name="theme-color" content={THEME_COLOR} />
-      {assets.runtime ? <script type="module" src={assets.runtime} async /> : null}
+      {/* Low priority: the runtime waits for the page's load anyway (decision 0153). */}
+      {assets.runtime ? <script type="module" src={assets.runtime} async fetchPriority="low" /> : null}
       {assets.modulePreloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}

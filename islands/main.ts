@@ -9,11 +9,17 @@ import { readRuntimeData } from './runtime-data.ts';
 const data = readRuntimeData(document);
 document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));
 window.addEventListener('vite:preloadError', () => reloadOnce(location.pathname + location.search));
-start();
-// Prefetching and the build check wait for an idle moment: hydration comes first.
+// Islands, and what rides along with them, wait for the page's load (the stylesheet and the hero
+// image are in, so the largest paint is done) before anything they need is fetched: decision 0153.
+const afterLoad = (run: () => void) =>
+  document.readyState === 'complete' ? run() : window.addEventListener('load', run, { once: true });
+// Prefetching and the build check wait for an idle moment after that: hydration comes first.
 const later = (run: () => void) =>
   'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 3000 }) : setTimeout(run, 1000);
-later(() => {
-  startPrefetch();
-  if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
+afterLoad(() => {
+  start();
+  later(() => {
+    startPrefetch();
+    if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
+  });
 });

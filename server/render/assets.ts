@@ -14,7 +14,7 @@ export interface AssetManifest {
   build: { id: string; timestamp: number };
   /** Chunk URL of an island, or of the runtime (`runtime`). */
   islandUrl(name: string): string;
-  /** Stylesheet, runtime and modulepreloads for a page with these islands (none: no script at all). */
+  /** Stylesheet and runtime for a page with these islands (none: no script at all). */
   documentAssets(layout: LayoutName, islands: readonly string[]): DocumentAssets;
   /** Every file the page loads with these islands, for the bench's byte counts. */
   scriptFiles(islands: readonly string[]): string[];
@@ -47,7 +47,7 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifes
   /**
    * The chunk's file and every file it imports, transitively, in load order. Dynamic imports count
    * too: the runtime imports the hydrating library only once a trigger fires, but every page with
-   * an island needs it, so it is preloaded (fetched, not evaluated) with the rest.
+   * an island loads it, so the bench counts it with the rest.
    */
   const closure = (src: string, seen = new Set<string>()): string[] => {
     if (seen.has(src)) return [];
@@ -84,7 +84,9 @@ export function manifestFromVite(manifest: ViteManifest, builtAt = 0, sdkManifes
           otherLayoutStylesheets((l) => url(chunk(`client/layouts/${l}.css`).file), layout),
         ) as string[],
         runtime: files.length ? url(chunk(ISLAND_SOURCES.runtime as string).file) : null,
-        modulePreloads: Object.freeze(files.slice(1).map(url)) as string[],
+        // Nothing preloaded: what islands need is fetched after the page's load, at the runtime's
+        // own pace, so it never competes with the hero image (decision 0153).
+        modulePreloads: Object.freeze<string[]>([]) as string[],
       });
       if (documentAssetsMemo.size < 1000) documentAssetsMemo.set(key, assets);
       return assets;

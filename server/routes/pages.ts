@@ -22,6 +22,7 @@ import { buildPathLocation, sendRedirect } from '../routing/redirect.ts';
 import { decideRoute, localeOfUrl } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
+import { ACCEPT_CH, SPECULATION_VARY, speculationAllowed } from './speculation.ts';
 
 export interface PageRouteDeps extends PageDeps {
   /** Rendered published pages; absent to render every request (tests of rendering itself). */
@@ -255,8 +256,12 @@ async function renderPage(
     });
   }
   reply.status(200).type('text/html; charset=utf-8');
-  // Declarative prefetching for browsers that support it: no script on the page.
-  reply.header('speculation-rules', SPECULATION_RULES_URL);
+  // Declarative prefetching for browsers that support it (no script on the page), unless the
+  // visitor saves data or is on 2g; the hints are asked for and varied on so caches keep both.
+  if (speculationAllowed(request.headers)) reply.header('speculation-rules', SPECULATION_RULES_URL);
+  reply.header('accept-ch', ACCEPT_CH);
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${vary}, ${SPECULATION_VARY.join(', ')}` : SPECULATION_VARY.join(', '));
   if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
   const started = performance.now();

@@ -157,3 +157,28 @@ for (const [label, path] of [
     );
   });
 }
+
+t.test('nothing an island needs is fetched before the page has loaded, except the small runtime', async (t) => {
+  const { page, close } = await openPage(browser, { viewport: NARROW });
+  t.teardown(close);
+  await page.goto(server.url('uk', PRODUCT));
+  await waitForIsland(page, 'header');
+  const { loaded, scripts, runtime } = await page.evaluate(() => {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    return {
+      loaded: navigation.loadEventStart,
+      runtime: (document.querySelector('script[type="module"]') as HTMLScriptElement).src,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.endsWith('.js'))
+        .map((e) => ({ url: e.name, start: e.startTime })),
+    };
+  });
+  t.ok(loaded > 0, 'the page fired its load event');
+  const early = scripts.filter((s) => s.url !== runtime && s.start < loaded).map((s) => s.url);
+  t.same(early, [], `every island script started after load (${scripts.length} scripts)`);
+  t.ok(
+    scripts.some((s) => s.url !== runtime),
+    'and the islands did load their code',
+  );
+});

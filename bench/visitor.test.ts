@@ -1,0 +1,60 @@
+import t from 'tap';
+import { bestOf, formatVisitor, runOf, type VisitorRow } from './visitor.ts';
+
+/** The visitor table's arithmetic: figures from a Lighthouse result, best of the runs, the contract's line. */
+const audits = (lcp: number | undefined, items: { resourceType: string; transferSize: number }[] = []) => ({
+  audits: {
+    'largest-contentful-paint': lcp === undefined ? { errorMessage: 'NO_LCP' } : { numericValue: lcp },
+    'total-blocking-time': { numericValue: 30 },
+    'cumulative-layout-shift': { numericValue: 0 },
+    'network-requests': { details: { items } },
+  },
+});
+
+t.test('a result gives its metrics and its script and image bytes', async (t) => {
+  const run = runOf(
+    audits(1200, [
+      { resourceType: 'Script', transferSize: 1000 },
+      { resourceType: 'Script', transferSize: 24 },
+      { resourceType: 'Image', transferSize: 2048 },
+      { resourceType: 'Document', transferSize: 9999 },
+    ]),
+  );
+  t.same(run, { lcp: 1200, tbt: 30, cls: 0, jsBytes: 1024, imageBytes: 2048 });
+});
+
+t.test('a result without LCP says so instead of giving figures', async (t) => {
+  t.same(runOf(audits(undefined)), { error: 'no largest-contentful-paint: NO_LCP' });
+});
+
+t.test('best of the runs takes each figure at its lowest', async (t) => {
+  const runs = [
+    { lcp: 1500, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7 },
+    { lcp: 1100, tbt: 90, cls: 0.01, jsBytes: 5, imageBytes: 7 },
+  ];
+  t.same(bestOf(runs), { lcp: 1100, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7 });
+});
+
+t.test('the table ends with the product page ratio, in the contract form', async (t) => {
+  const row = (variant: VisitorRow['variant'], page: string, lcp: number): VisitorRow => ({
+    variant,
+    page,
+    lcp,
+    tbt: 0,
+    cls: 0,
+    jsBytes: 2048,
+    imageBytes: 0,
+  });
+  const lines = formatVisitor(
+    [
+      row('React islands', 'home', 900),
+      row('React islands', 'product page', 1320),
+      row('Preact build', 'product page', 1250),
+      row('islands off (no JavaScript)', 'product page', 1200),
+    ],
+    3,
+  );
+  t.match(lines[0], /^visitor \(Lighthouse mobile, simulated, best of 3\)\s+LCP ms\s+TBT ms\s+CLS\s+JS KB\s+image KB$/);
+  t.match(lines[3], /^product page, React islands\s+1320\s+0\s+0\.000\s+2\.0\s+0\.0$/);
+  t.equal(lines.at(-1), 'product page LCP with React islands: 110% of the page without JavaScript');
+});
