@@ -17,6 +17,8 @@ export interface PageInit {
   clientUrlParams: { protocol: 'http' | 'https'; host: string; port: number };
   /** The editor origins this page may talk to. */
   editorOrigins: string[];
+  /** Tells the editor the page may also be previewed in a new tab (live-preview-utils 4.3+). */
+  enableLivePreviewOutsideIframe?: boolean;
 }
 
 export interface PageConfig {

@@ -107,6 +107,10 @@ export function applyInit(config: Config, init: InitData): void {
   stackDetails.branch = first(details.branch, sdk?.branch, sdk?.headers?.branch, stackDetails.branch) as string;
   stackDetails.locale = details.locale ?? stackDetails.locale;
   if (init.editorOrigins) config.editorOrigins = origins(init.editorOrigins);
+  config.enableLivePreviewOutsideIframe = first(
+    init.enableLivePreviewOutsideIframe,
+    config.enableLivePreviewOutsideIframe,
+  );
 
   if (config.mode === MODE.builder) {
     if (!stackDetails.environment) throw new LayerError('ENVIRONMENT_REQUIRED');

@@ -41,6 +41,7 @@ export function baseConfig(): Config {
       payload: [],
     },
     editorOrigins: [],
+    enableLivePreviewOutsideIframe: undefined,
   };
 }
 

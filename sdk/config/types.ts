@@ -71,6 +71,8 @@ export interface InitData {
    * elsewhere. Not in 3.2.5; defaults to the origin of `clientUrlParams`.
    */
   editorOrigins?: string[];
+  /** 4.3: tells the editor the page may be previewed in a new tab; sent in `init` when set. */
+  enableLivePreviewOutsideIframe?: boolean | undefined;
 }
 
 export interface CollabConfig {
@@ -117,6 +119,7 @@ export interface Config {
   collab: CollabConfig;
   /** Empty: the origin of `clientUrlParams`. */
   editorOrigins: string[];
+  enableLivePreviewOutsideIframe: boolean | undefined;
 }
 
 /** What the public `config` getter shares. */
