@@ -2,10 +2,10 @@ import type { CslpData } from '../cslp/parse.ts';
 import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
 import { editStack, labelStack } from './field-info.ts';
 import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
-import { focus } from './focus.ts';
+import { deselect, focus } from './focus.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
-import type { VariantStatus } from './protocol.ts';
+import { readLinked, type VariantStatus } from './protocol.ts';
 import type { ToolbarButton } from './ui.ts';
 
 /**
@@ -133,6 +133,20 @@ function revertActions(ctx: BuilderContext, field: Focused): { label: string; ru
   }));
 }
 
+/**
+ * 4.x "Click here to link a variant": the editor's link dialog; once it says the field is linked,
+ * the schemas are asked again (they carry `isUnlinkedVariant`) and the field is focused anew.
+ */
+async function linkVariant(ctx: BuilderContext, field: Focused): Promise<void> {
+  const answer = await ctx.channel
+    .send('open-link-variant-modal', { contentTypeUid: field.cslp.content_type_uid })
+    .catch(ignore);
+  if (!readLinked(answer)) return;
+  ctx.forgetSchemas();
+  if (ctx.focused === field) deselect(ctx, { restore: true });
+  if (field.element.isConnected) await focus(ctx, field.element, field.cslp);
+}
+
 /** Draws the toolbar of `field` if it is still the focused one. */
 export function renderToolbar(ctx: BuilderContext, field: Focused): void {
   if (ctx.focused !== field) return;
@@ -157,6 +171,7 @@ export function renderToolbar(ctx: BuilderContext, field: Focused): void {
               })
               .catch(ignore)
         : undefined,
+    linkVariant: field.request === 'link' ? () => void linkVariant(ctx, field) : undefined,
     // No schema, or no display name once the editor answered: the tag is invalid.
     invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
     buttons: toolbarButtons(ctx, field),
