@@ -163,6 +163,8 @@ async function renderPage(
     const csp = String(reply.getHeader('content-security-policy') ?? '');
     reply.header('content-security-policy', previewCsp(csp, deps.preview.editorOrigins));
     reply.removeHeader('x-frame-options');
+    // Live Preview in a new tab (live-preview-utils 4.x): the editor that opened the page must stay its opener.
+    reply.header('cross-origin-opener-policy', 'unsafe-none');
   }
   const onRenderError = (error: unknown) => request.log.error({ err: error }, 'Render error after the shell');
   // Published pages go through the HTML cache; preview, the live route and payloads never do.
