@@ -46,6 +46,9 @@ export interface BuilderRequests {
   'get-workflow-stage-details': { payload: EntryRef; answer: StageDetails };
   'get-resolved-variant-permissions': { payload: unknown; answer: { update: boolean } };
   'open-request-edit-access': { payload: EntryRef; answer: undefined };
+  // 4.x: variant linking and the variant-highlight switch.
+  'open-link-variant-modal': { payload: { contentTypeUid: string }; answer: { type: 'success'; message: string } };
+  'get-highlight-variant-fields-status': { payload: undefined; answer: { highlightVariantFields: boolean } };
 }
 
 type EntryRef = { entryUid: string; contentTypeUid: string; locale: string; variantUid?: string };
