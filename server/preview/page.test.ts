@@ -36,7 +36,6 @@ t.test('a preview request gets the script, its configuration, editor-only framin
       stackDetails: { apiKey: 'blt-key', environment: 'preview', branch: '' },
       clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
       editorOrigins: ['https://app.contentstack.com', 'http://127.0.0.1:4100'],
-      enableLivePreviewOutsideIframe: true,
     },
   });
   const csp = res.headers['content-security-policy'] as string;

@@ -33,8 +33,6 @@ export function previewScript(
         const host = new URL(origin).hostname.toLowerCase();
         return !page.storefrontHosts.has(host) || page.hosts.includes(host);
       }),
-      // The layer talks to an editor that opened the page in a new tab as well as to one framing it.
-      enableLivePreviewOutsideIframe: true,
     },
   };
   return { src, configId: PAGE_CONFIG_ID, config: pageConfig };
