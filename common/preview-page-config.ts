@@ -19,6 +19,8 @@ export interface PageInit {
   editorOrigins: string[];
   /** The builder's 4.x texts in the page's language (`preview.builder.{key}` in locales/). */
   messages?: Partial<Record<PreviewTextKey, string>>;
+  /** Tells the editor the page may also be previewed in a new tab (live-preview-utils 4.3+). */
+  enableLivePreviewOutsideIframe?: boolean;
 }
 
 /** The builder's texts a page brings (sdk/builder/text.ts holds their English). */

@@ -16,6 +16,11 @@ export function isFramed(win: PageWindow): boolean {
   return win.parent !== win;
 }
 
+/** Opened by another window and not framed (4.x Live Preview in a new tab): the opener would be the editor. */
+export function isOpenedInTab(win: PageWindow): boolean {
+  return !isFramed(win) && Boolean(win.opener);
+}
+
 /** Tagged elements with no tagged descendant: the ones that carry a field's value. */
 export function leafTagged(doc: Document): Element[] {
   return Array.from(doc.querySelectorAll(`[${CSLP}]`)).filter((el) => !el.querySelector(`[${CSLP}]`));

@@ -85,7 +85,14 @@ export interface TimelineReceived {
 }
 
 export interface InitRequest {
-  config: { shouldReload: boolean; href: string; sdkVersion: string; mode: ModeNumber };
+  config: {
+    shouldReload: boolean;
+    href: string;
+    sdkVersion: string;
+    mode: ModeNumber;
+    /** 4.3: sent only when the page configures it. */
+    enableLivePreviewOutsideIframe?: boolean;
+  };
 }
 export interface InitReply {
   contentTypeUid?: string;
@@ -113,6 +120,12 @@ export interface HistoryRequest {
 }
 export interface ClientDataSend {
   hash: string;
+  /** 4.x, for a page in a new tab: the entry the hash belongs to, and where the editor went. */
+  entryUid?: string | undefined;
+  contentTypeUid?: string | undefined;
+  url?: string | undefined;
+  /** 4.x `_metadata.event_type`: set, the page follows the editor instead of refreshing. */
+  eventType?: 'hash_change' | 'url_change' | undefined;
 }
 export interface DiffValue {
   diff: Record<string, string>;
@@ -163,9 +176,17 @@ export function readHistory(value: unknown): HistoryRequest {
 }
 
 export function readClientDataSend(value: unknown): ClientDataSend {
-  const hash = record(value, 'client-data-send').hash;
+  const data = record(value, 'client-data-send');
+  const { hash } = data;
   if (typeof hash !== 'string') throw new PayloadError(`client-data-send: hash must be a string`);
-  return { hash };
+  const type = isRecord(data._metadata) ? data._metadata.event_type : undefined;
+  return {
+    hash,
+    entryUid: optionalString(data.entry_uid),
+    contentTypeUid: optionalString(data.content_type_uid),
+    url: optionalString(data.url),
+    eventType: type === 'hash_change' || type === 'url_change' ? type : undefined,
+  };
 }
 
 export function readDiffValue(value: unknown): DiffValue {

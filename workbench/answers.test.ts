@@ -214,3 +214,10 @@ t.test(
     t.same(opened, [chosen], 'the app opens with what the page sent');
   },
 );
+
+t.test('variants (4.x): the highlight switch is off; a link request is logged and succeeds', async (t) => {
+  const { vb, said } = setup(t);
+  t.same(await vb.ask('get-highlight-variant-fields-status', undefined), { highlightVariantFields: false });
+  t.same(await vb.ask('open-link-variant-modal', { contentTypeUid: 'page' }), { type: 'success', message: 'Linked' });
+  t.match(said, [/variant link requested for page/i]);
+});

@@ -147,6 +147,12 @@ export function answerBuilder(vb: EditorChannel, deps: AnswerDeps): void {
     deps.openApp(d);
     return undefined;
   });
+  // 4.x: no variant is highlighted; the store has nothing to link, so linking succeeds at once.
+  on('get-highlight-variant-fields-status', () => ({ highlightVariantFields: false }));
+  on('open-link-variant-modal', (d) => {
+    say(`Variant link requested for ${d.contentTypeUid}`);
+    return { type: 'success', message: 'Linked' };
+  });
   on('get-field-data', (d) => {
     const entry = form.entryOf(d.fieldMetadata.content_type_uid, d.fieldMetadata.entry_uid);
     const value = entry && getValue(entry.value, d.entryPath);

@@ -61,6 +61,9 @@ export interface BuilderRequests {
     payload: { app: FieldApp; position: Record<string, number>; DomEditStack: CslpData[] };
     answer: undefined;
   };
+  // 4.x: variant linking and the variant-highlight switch.
+  'open-link-variant-modal': { payload: { contentTypeUid: string }; answer: { type: 'success'; message: string } };
+  'get-highlight-variant-fields-status': { payload: undefined; answer: { highlightVariantFields: boolean } };
 }
 
 type EntryRef = { entryUid: string; contentTypeUid: string; locale: string; variantUid?: string };

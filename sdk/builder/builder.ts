@@ -5,13 +5,15 @@ import { PAGE_MUTATION_DEBOUNCE_MS } from '../timing.ts';
 import type { Channel } from '../transport/channel.ts';
 import { type BuilderContext, createContext, FIELD_TYPE_ATTRIBUTE } from './context.ts';
 import { deselect } from './deselect.ts';
-import { answerEditor } from './editor-messages.ts';
+import { answerEditor, taggedElements } from './editor-messages.ts';
 import { startFocus } from './focus.ts';
 import { hideHover, startHover } from './hover.ts';
 import { hydrateEmptyBlocks, removeEmptyBlocks } from './instance-actions.ts';
 import { forgetLabels } from './label.ts';
+import { readHighlightStatus } from './protocol.ts';
 import { createUi } from './ui.ts';
 import { watchVariantPatches } from './variant-watch.ts';
+import { markVariant } from './variants.ts';
 
 /**
  * The visual builder: a lazy chunk the core starts once the editor has said the window is a
@@ -68,7 +70,11 @@ function followPageChanges(ctx: BuilderContext): void {
   const { win, doc, ui, signal } = ctx;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const settled = () => {
-    const { focused, hovered } = ctx;
+    const { focused, hovered, state } = ctx;
+    // 4.x: with variant fields highlighted, what the page re-rendered is marked again.
+    if (state.variant && state.highlight)
+      for (const element of taggedElements(doc))
+        markVariant(element, state.variant, state.highlight, state.variantOrder);
     if (focused && !focused.element.isConnected) deselect(ctx, { restore: true });
     if (hovered && !hovered.element.isConnected) hideHover(ctx);
     hydrateEmptyBlocks(ctx);
@@ -97,6 +103,14 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview, 
   followPageChanges(ctx);
   answerEditor(ctx);
   watchVariantPatches(ctx, livePreview);
+  // 4.x: the variant-highlight switch survives a reload; a 3.2.5 editor's refusal reads as off.
+  if (config.windowType === 'builder')
+    channel
+      .send('get-highlight-variant-fields-status')
+      .then(readHighlightStatus, () => false)
+      .then((highlight) => {
+        ctx.state.highlight = highlight;
+      });
   // A changed entry may be in another workflow stage: its locks are asked again, names and references too.
   if (entryChanged)
     onAbort(

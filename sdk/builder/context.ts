@@ -17,6 +17,7 @@ import {
   readVariantPermission,
   readWorkflowStage,
   type SchemaMap,
+  type VariantPermission,
   type VariantStatus,
   type VbReceived,
   type VbSent,
@@ -36,8 +37,8 @@ export interface Described {
   schema: FieldSchema | undefined;
   type: FieldType;
   reason: string;
-  /** A workflow-stage lock that offers to ask for edit access, or says a request is pending. */
-  request?: 'request' | 'pending';
+  /** What the lock offers: asking for edit access (or a request pending), or linking the variant (4.x). */
+  request?: 'request' | 'pending' | 'link' | undefined;
 }
 
 export interface Hovered {
@@ -76,8 +77,17 @@ export interface BuilderContext {
   ui: BuilderUi;
   /** Aborted by `destroy`. */
   signal: AbortSignal;
-  /** What the editor last said about the page. */
-  state: { locale: string; variant: string | undefined; audienceMode: boolean };
+  /**
+   * What the editor last said about the page; 4.x adds whether variant fields are highlighted and
+   * the variants' order of priority (`variantOrder`, lowest first).
+   */
+  state: {
+    locale: string;
+    variant: string | undefined;
+    audienceMode: boolean;
+    highlight: boolean;
+    variantOrder: string[];
+  };
   hovered: Hovered | null;
   focused: Focused | null;
   /** Counts focus starts and ends: the answer for a focus that was overtaken is dropped. */
@@ -91,7 +101,7 @@ export interface BuilderContext {
   /** The entry's workflow stage, kept per entry, content type, locale and variant. */
   stageFor(cslp: CslpData): Promise<WorkflowStage>;
   /** Whether the field exists in its variant, kept per field. */
-  inVariant(cslp: CslpData): Promise<boolean>;
+  inVariant(cslp: CslpData): Promise<VariantPermission>;
   /** Forgets the stage and variant answers for `cslp`'s entry, or all of them (the entry changed). */
   forgetLocks(cslp?: CslpData): void;
 }
@@ -103,7 +113,7 @@ export function createContext(
   const schemas = new Map<string, Promise<SchemaMap>>();
   const permissions = new Map<string, Promise<Permissions>>();
   const stages = new Map<string, Promise<WorkflowStage>>();
-  const variants = new Map<string, Promise<boolean>>();
+  const variants = new Map<string, Promise<VariantPermission>>();
   const entryKey = (cslp: CslpData) =>
     `${cslp.entry_uid}.${cslp.content_type_uid}.${cslp.locale}.${cslp.variant ?? ''}`;
   const bounded = <K extends keyof VbSent, T>(
@@ -122,7 +132,7 @@ export function createContext(
   return {
     ...base,
     doc: base.win.document,
-    state: { locale: 'en-us', variant: undefined, audienceMode: false },
+    state: { locale: 'en-us', variant: undefined, audienceMode: false, highlight: false, variantOrder: [] },
     hovered: null,
     focused: null,
     focusRun: 0,

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
 import { parseCslp } from '../cslp/parse.ts';
-import { DISABLED_REASONS, disabledReason, type FieldContext, VARIANT_CLASSES } from './disabled.ts';
+import { DISABLED_REASONS, disabledReason, disabledState, type FieldContext, VARIANT_CLASSES } from './disabled.ts';
 
 const doc = new Window().document;
 const allowed = { create: true, read: true, update: true, delete: true, publish: true };
@@ -55,4 +55,35 @@ t.test('the entry permission is reported before the field restrictions', async (
     schema: { data_type: 'text', field_metadata: { updateRestrict: true } },
   });
   t.equal(disabledReason(both), DISABLED_REASONS.ENTRY_UPDATE);
+});
+
+t.test(
+  '4.x canLinkVariant: an unlinked field offers linking, or names who can; a 3.2.5 editor keeps its text',
+  async (t) => {
+    const unlinked = (canLinkVariant?: boolean) =>
+      field({ schema: { data_type: 'text', field_metadata: { isUnlinkedVariant: true, canLinkVariant } } });
+    t.same(disabledState(unlinked(true)), { reason: DISABLED_REASONS.UNLINKED_CAN_LINK, request: 'link' });
+    t.same(disabledState(unlinked(false)), { reason: DISABLED_REASONS.UNLINKED_CANNOT_LINK });
+    t.same(disabledState(unlinked()), { reason: DISABLED_REASONS.UNLINKED_VARIANT });
+    t.equal(
+      DISABLED_REASONS.UNLINKED_CANNOT_LINK,
+      'This field is not editable as it is not linked to the selected variant. Contact your stack admin or owner to link it.',
+      '4.4.1’s words',
+    );
+  },
+);
+
+t.test('4.x lower-order variant fields are editable in audience mode unless their permission failed', async (t) => {
+  const lower = [VARIANT_CLASSES.variant, VARIANT_CLASSES.lower];
+  t.equal(disabledReason(field({ audienceMode: true, inVariant: { update: true, error: false } }, lower)), '');
+  t.equal(
+    disabledReason(field({ audienceMode: true, inVariant: { update: true, error: true } }, lower)),
+    DISABLED_REASONS.VARIANT_MISMATCH,
+  );
+  t.equal(
+    disabledReason(field({ audienceMode: true, inVariant: { update: true, error: true } }, [VARIANT_CLASSES.variant])),
+    '',
+    'the selected variant’s own field stays editable',
+  );
+  t.equal(disabledReason(field({ inVariant: { update: true, error: true } }, lower)), '', 'outside audience mode');
 });

@@ -83,12 +83,16 @@ export function answerEditor(ctx: BuilderContext): void {
   channel.on('show-variant-fields', (data) => {
     const fields = readVariantFields(data);
     if (!fields) return;
-    for (const element of tagged()) markVariant(element, fields.variant, fields.highlight);
+    // 4.x keeps both: page changes re-mark with them, lower-order fields follow the order.
+    state.highlight = fields.highlight;
+    state.variantOrder = fields.order;
+    for (const element of tagged()) markVariant(element, fields.variant, fields.highlight, fields.order);
   });
   channel.on('remove-variant-fields', (data) => {
+    state.highlight = false;
     const classes = readOnlyHighlighted(data)
       ? [VARIANT_OUTLINE_CLASS]
-      : [VARIANT_OUTLINE_CLASS, VARIANT_CLASSES.variant, VARIANT_CLASSES.base, VARIANT_CLASSES.disabled];
+      : [VARIANT_OUTLINE_CLASS, ...Object.values(VARIANT_CLASSES)];
     for (const element of tagged()) element.classList.remove(...classes);
   });
   channel.on('get-variant-id', (data) => {

@@ -21,6 +21,8 @@ export interface FieldSchema {
     allow_json_rte?: boolean;
     updateRestrict?: boolean;
     isUnlinkedVariant?: boolean;
+    /** 4.x: whether the user may link an unlinked field to the variant. */
+    canLinkVariant?: boolean;
     _default?: boolean;
   };
 }

@@ -78,6 +78,9 @@ export interface VbSent {
     { app: FieldApp; position: Record<string, number>; DomEditStack: CslpData[] },
     unknown
   >;
+  // 4.x: variant linking and the variant-highlight switch's state.
+  'open-link-variant-modal': Exchange<{ contentTypeUid: string }, unknown>;
+  'get-highlight-variant-fields-status': Exchange<undefined, unknown>;
 }
 
 /**
@@ -170,10 +173,26 @@ export function readWorkflowStage(value: unknown): WorkflowStage {
   };
 }
 
-/** Whether the field exists in the selected variant (`get-resolved-variant-permissions`); anything else allows. */
-export function readVariantPermission(value: unknown): boolean {
-  return !(isRecord(value) && value.update === false && value.error !== true);
+/**
+ * Whether the field exists in the selected variant (`get-resolved-variant-permissions`); anything
+ * but a plain `update: false` allows. `error` is 4.4.1's mark of a failed or unreadable answer,
+ * which still locks a lower-order variant field.
+ */
+export interface VariantPermission {
+  update: boolean;
+  error: boolean;
 }
+export function readVariantPermission(value: unknown): VariantPermission {
+  if (!isRecord(value) || value.error === true) return { update: true, error: true };
+  return { update: value.update !== false, error: false };
+}
+
+/** `open-link-variant-modal` (4.x): only `{type: "success"}` means the field was linked. */
+export const readLinked = (value: unknown): boolean => isRecord(value) && value.type === 'success';
+
+/** `get-highlight-variant-fields-status` (4.x): anything but `true` is off, as in 4.4.1. */
+export const readHighlightStatus = (value: unknown): boolean =>
+  isRecord(value) && value.highlightVariantFields === true;
 
 /** `{error: true}` reads as empty data. */
 export function readFieldData(value: unknown): unknown {
@@ -265,10 +284,14 @@ export function readDraftFields(value: unknown): string[] {
   return Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string') : [];
 }
 
-export function readVariantFields(value: unknown): { variant: string; highlight: boolean } | null {
+/** `show-variant-fields`; `order` (4.x `variantOrder`) lists variant uids, the later the higher their priority. */
+export function readVariantFields(value: unknown): { variant: string; highlight: boolean; order: string[] } | null {
   const data = isRecord(value) && isRecord(value.variant_data) ? value.variant_data : null;
   const variant = str(data?.variant);
-  return variant ? { variant, highlight: data?.highlightVariantFields === true } : null;
+  const order = Array.isArray(data?.variantOrder)
+    ? data.variantOrder.filter((uid): uid is string => typeof uid === 'string')
+    : [];
+  return variant ? { variant, highlight: data?.highlightVariantFields === true, order } : null;
 }
 
 export const readOnlyHighlighted = (value: unknown): boolean => isRecord(value) && value.onlyHighlighted === true;

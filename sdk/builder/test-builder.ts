@@ -1,6 +1,7 @@
 import type { Test } from 'tap';
 import { baseConfig } from '../config/defaults.ts';
 import type { PageWindow } from '../dom.ts';
+import type { WindowType } from '../protocol.ts';
 import { EDITOR_ORIGIN, type EventManager, type FakeTime, fakeTime, framedSite } from '../test-editor.ts';
 import { createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
@@ -46,7 +47,13 @@ export function bare(t: Test, body: string) {
 
 export function start(
   t: Test,
-  options: { schema?: unknown; update?: boolean; answers?: Record<string, (data: unknown) => unknown> } = {},
+  options: {
+    schema?: unknown;
+    update?: boolean;
+    answers?: Record<string, (data: unknown) => unknown>;
+    /** The window type the editor's builder init gave (4.x asks some questions only in a builder window). */
+    windowType?: WindowType;
+  } = {},
 ) {
   const framed = framedSite({ url: PAGE });
   const time = fakeTime(t, framed);
@@ -81,6 +88,7 @@ export function start(
     record(type, options.answers?.[type]);
   const config = baseConfig();
   config.stackDetails.masterLocale = 'en-GB';
+  if (options.windowType) config.windowType = options.windowType;
   const peer = createPeer(win, [EDITOR_ORIGIN]);
   const channel = createChannel('visual-builder', win, peer);
   const livePreview = createChannel('live-preview', win, peer);

@@ -28,6 +28,8 @@ export interface ToolbarModel {
   reason: string;
   /** Asks the editor for edit access, where a workflow-stage lock allows asking (4.x). */
   requestAccess?: (() => void) | undefined;
+  /** Opens the editor's dialog to link the field to the variant, where the editor allows it (4.x). */
+  linkVariant?: (() => void) | undefined;
   /** The invalid-tag badge. */
   invalid: boolean;
   buttons: ToolbarButton[];
@@ -161,5 +163,8 @@ export function toolbarView(model: ToolbarModel, on: Surface['on']): Html {
   }${appsView(model, on)}${model.reason && html`<span class="tb-reason" data-testid="visual-builder__focused-toolbar__disabled-reason">${model.reason}</span>`}${
     model.requestAccess &&
     html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__request-edit-access" ${on('click', model.requestAccess)}>Request Edit Access</button>`
+  }${
+    model.linkVariant &&
+    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__link-variant" ${on('click', model.linkVariant)}>Click here to link a variant</button>`
   }`;
 }

@@ -1,11 +1,12 @@
 import type { CslpData } from '../cslp/parse.ts';
 import { type BuilderContext, type Focused, ignore, lastSegment } from './context.ts';
+import { deselect } from './deselect.ts';
 import { editStack, labelStack } from './field-info.ts';
 import { type FieldSchema, MODAL_EDITED, REPLACEABLE } from './field-type.ts';
 import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
 import { referencedText } from './label.ts';
-import type { FieldApp, VariantStatus } from './protocol.ts';
+import { type FieldApp, readLinked, type VariantStatus } from './protocol.ts';
 import { textsOf } from './text.ts';
 import type { AppButton, ToolbarButton } from './ui.ts';
 
@@ -146,6 +147,24 @@ function appButtons(ctx: BuilderContext, field: Focused): AppButton[] {
   }));
 }
 
+/**
+ * 4.x "Click here to link a variant": the editor's link dialog; once it says the field is linked,
+ * the schemas are asked again (they carry `isUnlinkedVariant`) and the field is focused anew.
+ */
+async function linkVariant(
+  ctx: BuilderContext,
+  field: Focused,
+  focus: (element: HTMLElement, cslp: CslpData) => void,
+): Promise<void> {
+  const answer = await ctx.channel
+    .send('open-link-variant-modal', { contentTypeUid: field.cslp.content_type_uid })
+    .catch(ignore);
+  if (!readLinked(answer)) return;
+  ctx.forgetSchemas();
+  if (ctx.focused === field) deselect(ctx, { restore: true });
+  if (field.element.isConnected) focus(field.element, field.cslp);
+}
+
 /** Draws the toolbar of `field` if it is still the focused one; a parent's label calls `focusParent`. */
 export function renderToolbar(
   ctx: BuilderContext,
@@ -175,6 +194,7 @@ export function renderToolbar(
               })
               .catch(ignore)
         : undefined,
+    linkVariant: field.request === 'link' ? () => void linkVariant(ctx, field, focusParent) : undefined,
     // No schema, or no display name once the editor answered: the tag is invalid.
     invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
     buttons: toolbarButtons(ctx, field),

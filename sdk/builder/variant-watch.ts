@@ -23,8 +23,9 @@ export function watchVariantPatches(ctx: BuilderContext, livePreview: Channel | 
     const current = new AbortController();
     running = current;
     const signal = AbortSignal.any([ctx.signal, current.signal]);
+    state.highlight = patch.highlight;
     const mark = (element: Element) => {
-      if (element.hasAttribute(CSLP)) markVariant(element, variant, patch.highlight);
+      if (element.hasAttribute(CSLP)) markVariant(element, variant, patch.highlight, state.variantOrder);
     };
     // The site may have re-rendered before the message arrived.
     for (const element of taggedElements(doc)) {

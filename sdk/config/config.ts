@@ -108,6 +108,10 @@ export function applyInit(config: Config, init: InitData): void {
   stackDetails.locale = details.locale ?? stackDetails.locale;
   if (init.editorOrigins) config.editorOrigins = origins(init.editorOrigins);
   if (init.messages) config.messages = init.messages;
+  config.enableLivePreviewOutsideIframe = first(
+    init.enableLivePreviewOutsideIframe,
+    config.enableLivePreviewOutsideIframe,
+  );
 
   if (config.mode === MODE.builder) {
     if (!stackDetails.environment) throw new LayerError('ENVIRONMENT_REQUIRED');

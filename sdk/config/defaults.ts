@@ -42,6 +42,7 @@ export function baseConfig(): Config {
     },
     editorOrigins: [],
     messages: {},
+    enableLivePreviewOutsideIframe: undefined,
   };
 }
 

@@ -73,6 +73,8 @@ export interface InitData {
   editorOrigins?: string[];
   /** The builder's 4.x texts in the page's language, by key (builder/text.ts); English without. Not in 4.4.1. */
   messages?: Record<string, string>;
+  /** 4.3: tells the editor the page may be previewed in a new tab; sent in `init` when set. */
+  enableLivePreviewOutsideIframe?: boolean | undefined;
 }
 
 export interface CollabConfig {
@@ -121,6 +123,7 @@ export interface Config {
   editorOrigins: string[];
   /** The builder's texts as the page gave them, read by the builder (builder/text.ts). */
   messages: Record<string, unknown>;
+  enableLivePreviewOutsideIframe: boolean | undefined;
 }
 
 /** What the public `config` getter shares. */

@@ -1,6 +1,15 @@
 import type { Config } from '../config/types.ts';
 import { parseCslp } from '../cslp/parse.ts';
-import { addStyles, BUTTON_POSITION, CSLP, isFramed, LAYER_OWNED, type PageWindow, TOOLTIP_ID } from '../dom.ts';
+import {
+  addStyles,
+  BUTTON_POSITION,
+  CSLP,
+  isFramed,
+  isOpenedInTab,
+  LAYER_OWNED,
+  type PageWindow,
+  TOOLTIP_ID,
+} from '../dom.ts';
 import { logger } from '../logger.ts';
 import type { ScrollRequest, Sent } from '../protocol.ts';
 import type { Channel } from '../transport/channel.ts';
@@ -10,10 +19,10 @@ import { editButtonAllowed } from './visibility.ts';
 
 /**
  * The floating edit tooltip: hovering a tagged element outlines it
- * and places the tooltip beside it; Edit asks the editor to scroll to the field when framed, and
- * opens the field's edit page in a new tab otherwise. An element with an `href` gets the two-button
- * variant with "Go to link". The DOM ids and `data-test-id`s are 3.2.5's, so the editor's own
- * tooling finds them.
+ * and places the tooltip beside it; Edit asks the editor to scroll to the field when framed (or
+ * opened by the editor in a new tab), and opens the field's edit page in a new tab otherwise. An
+ * element with an `href` gets the two-button variant with "Go to link". The DOM ids and
+ * `data-test-id`s are 3.2.5's, so the editor's own tooling finds them.
  */
 export interface EditButton {
   /** Creates or removes the tooltip as the visibility rule now says (window type changes). */
@@ -52,7 +61,8 @@ export function createEditButton(win: PageWindow, config: Config, livePreview: C
   function edit(): void {
     const tag = parseCslp(tooltip?.getAttribute('current-data-cslp') ?? '');
     if (!tag) return;
-    if (isFramed(win)) {
+    // In a new tab (4.x) the editor that opened the page scrolls to the field too.
+    if (isFramed(win) || isOpenedInTab(win)) {
       const request: ScrollRequest = {
         field: tag.fieldPathWithIndex,
         content_type_uid: tag.content_type_uid,

@@ -16,8 +16,13 @@ import { createSubscribers } from './subscribers.ts';
 const PAGE =
   'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&content_type_uid=page&entry_uid=4711';
 
-function start(t: Test, init: InitData, options: { reply?: boolean; body?: string } = {}) {
+function start(t: Test, init: InitData, options: { reply?: boolean; body?: string; tab?: boolean } = {}) {
   const framed = framedSite({ url: PAGE });
+  // Live Preview in a new tab (4.x): not framed, opened by the editor.
+  if (options.tab) {
+    Object.defineProperty(framed.site, 'opener', { value: framed.parent });
+    Object.defineProperty(framed.site, 'parent', { value: framed.site });
+  }
   const time = fakeTime(t, framed);
   const win = framed.site;
   win.document.body.innerHTML = options.body ?? '<h1 data-cslp="page.page-4711.en-GB.title">AquaSense</h1>';
@@ -292,3 +297,52 @@ t.test(
     t.equal(await mounted(''), false, 'without builder or preview_share no UI is mounted');
   },
 );
+
+t.test(
+  'in a new tab the opener is the editor: init carries the 4.x flag, hash_change updates the address',
+  async (t) => {
+    const s = start(t, { ssr: false, enableLivePreviewOutsideIframe: true }, { tab: true });
+    await s.advance(50);
+    t.same(s.received[0]?.data, {
+      config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1, enableLivePreviewOutsideIframe: true },
+    });
+    t.equal(s.config.windowType, 'preview', 'the handshake went through the opener');
+    const before = s.changes();
+    await s.send('livePreview', 'client-data-send', { hash: 'h2', _metadata: { event_type: 'hash_change' } });
+    t.equal(new URL(s.win.location.href).searchParams.get('live_preview'), 'h2', 'the address carries the new hash');
+    t.equal(s.win.history.length, 2, 'pushed, not reloaded');
+    t.equal(s.changes(), before, 'an editor event is followed, not refreshed');
+    await s.send('livePreview', 'client-data-send', {
+      hash: 'h3',
+      url: 'https://evil.example/x',
+      _metadata: { event_type: 'url_change' },
+    });
+    await s.send('livePreview', 'client-data-send', {
+      hash: 'h3',
+      url: 'javascript:alert(1)',
+      _metadata: { event_type: 'url_change' },
+    });
+    await s.send('livePreview', 'client-data-send', {
+      hash: 'h3',
+      url: 'http://[bad',
+      _metadata: { event_type: 'url_change' },
+    });
+    t.equal(new URL(s.win.location.href).searchParams.get('live_preview'), 'h2', 'never to another site, or to script');
+    t.equal(s.config.hash, 'h3');
+    await s.send('livePreview', 'client-data-send', { hash: 'h4', _metadata: { event_type: 'other' } });
+    t.equal(s.changes(), before + 1, 'an unknown event type is a plain change');
+  },
+);
+
+t.test('framed, the flag is not sent unless configured and an event type changes nothing but the hash', async (t) => {
+  const s = start(t, { ssr: false });
+  await s.advance(50);
+  t.same(s.received[0]?.data, { config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1 } });
+  await s.send('livePreview', 'client-data-send', { hash: 'h2', _metadata: { event_type: 'hash_change' } });
+  t.equal(
+    new URL(s.win.location.href).searchParams.get('live_preview'),
+    'h1',
+    'a framed page leaves its address alone',
+  );
+  t.equal(s.config.hash, 'h2');
+});

@@ -3,7 +3,7 @@ import type * as BuilderChunk from '../builder/builder.ts';
 import type * as CollabChunk from '../collab/collab.ts';
 import { editorOrigins, setEntry, setHash } from '../config/config.ts';
 import type { Config } from '../config/types.ts';
-import { BUTTON_POSITION, CSLP, isFramed, type PageWindow } from '../dom.ts';
+import { BUTTON_POSITION, CSLP, isFramed, isOpenedInTab, type PageWindow } from '../dom.ts';
 import { createEditButton, type EditButton } from '../edit-button/edit-button.ts';
 import { isTimeline } from '../edit-button/visibility.ts';
 import { logger } from '../logger.ts';
@@ -28,6 +28,7 @@ import { handleTimeline, type Sanitize } from '../timeline/timeline.ts';
 import { ENTRY_PAGE_CHECK_MS } from '../timing.ts';
 import { type Channel, createChannel } from '../transport/channel.ts';
 import { createPeer } from '../transport/peer.ts';
+import { followEditor } from './follow-editor.ts';
 import { decorateLinkClicks } from './links.ts';
 import type { Subscribers } from './subscribers.ts';
 
@@ -59,8 +60,14 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
   logger.setDebug(config.debug);
   logger.debug('configuration', config);
   const doc = win.document;
-  const peer = createPeer(win, editorOrigins(config));
-  const livePreview = createChannel<Sent, Received>(CHANNELS.livePreview, win, peer);
+  const origins = editorOrigins(config);
+  const peer = createPeer(win, origins);
+  // 4.x: Live Preview opened in a new tab talks to the editor that opened it, on this channel only.
+  const livePreview = createChannel<Sent, Received>(
+    CHANNELS.livePreview,
+    win,
+    createPeer(win, origins, { opener: true }),
+  );
   // One channel for the core's handshake, the builder and collaboration: each narrows it to its messages.
   const visualBuilder: Channel<BuilderCoreSent> = createChannel(CHANNELS.visualBuilder, win, peer);
   const timeline = createChannel<NoMessages, TimelineReceived>(CHANNELS.timeline, win, peer);
@@ -86,9 +93,12 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
 
   const handleClientData = () =>
     livePreview.on('client-data-send', (data) => {
-      setHash(config, readClientDataSend(data).hash);
+      const change = readClientDataSend(data);
+      setHash(config, change.hash);
       // With SSR the editor reloads the frame itself; otherwise the site refreshes through its subscribers.
-      if (!config.ssr) config.onChange();
+      // 4.x: an `event_type` is the editor moving on, which the page follows instead.
+      if (!config.ssr && !change.eventType) config.onChange();
+      if (isOpenedInTab(win)) followEditor(win, config, change);
     });
 
   async function handshake(): Promise<void> {
@@ -98,6 +108,8 @@ export function startLayer(win: PageWindow, config: Config, subscribers: Subscri
     const request: InitRequest = {
       config: { shouldReload: config.ssr, href: win.location.href, sdkVersion: SDK_VERSION, mode: config.mode },
     };
+    if (config.enableLivePreviewOutsideIframe !== undefined)
+      request.config.enableLivePreviewOutsideIframe = config.enableLivePreviewOutsideIframe;
     const reply = readInitReply(await livePreview.send('init', request));
     // A builder reply that came first has decided the window already.
     if (signal.aborted || config.windowType === 'builder') return;

@@ -10,8 +10,8 @@ import { createPeer } from './peer.ts';
  * envelope byte for byte, the error responses, the timeouts, and the origin rules 3.2.5 lacks.
  */
 
-function setup(t: Test, allowed = [EDITOR_ORIGIN]) {
-  const framed = framedSite();
+function setup(t: Test, allowed = [EDITOR_ORIGIN], options: { editorOrigin?: string } = {}) {
+  const framed = framedSite(options);
   const channel = createChannel('live-preview', framed.site, createPeer(framed.site, allowed));
   t.teardown(async () => {
     channel.destroy();
@@ -247,4 +247,99 @@ t.test('a handler is unregistered by the function on() returns; a second time lo
   off();
   t.match(logged, [[/Live_Preview_SDK/, `${EVENT_MANAGER}: The event "history" does not exist`]]);
   t.equal(messagingError('EVENT_DOES_NOT_EXIST', { type: 'x' }).code, 'EVENT_DOES_NOT_EXIST');
+});
+
+/** A page opened in a new tab by the editor (4.x): not framed, the editor is its `opener`. */
+function openedInTab(t: Test) {
+  const s = setup(t);
+  // The framed channel of `setup` would answer too.
+  s.channel.destroy();
+  Object.defineProperty(s.site, 'parent', { value: s.site });
+  Object.defineProperty(s.site, 'opener', { value: s.parent, configurable: true });
+  const channel = createChannel('live-preview', s.site, createPeer(s.site, [EDITOR_ORIGIN], { opener: true }));
+  t.teardown(() => channel.destroy());
+  return { ...s, channel };
+}
+
+t.test('in a new tab the opener is the editor: requests and answers go both ways', async (t) => {
+  const s = openedInTab(t);
+  const editor = s.editor('live-preview');
+  editor.on('init', () => ({ windowType: 'preview' }));
+  t.same(await s.channel.send('init', {}), { windowType: 'preview' });
+  s.channel.on('history', () => 'handled');
+  t.equal(await editor.send('history', {}), 'handled');
+  t.same(
+    s.toEditor.map((p) => p.targetOrigin),
+    [EDITOR_ORIGIN, EDITOR_ORIGIN, EDITOR_ORIGIN],
+    'to the allowlisted origin only (request, then ACK and answer)',
+  );
+});
+
+t.test('in a new tab a foreign opener, another window and a malformed message are ignored without error', async (t) => {
+  const s = openedInTab(t);
+  let calls = 0;
+  s.channel.on('client-data-send', () => {
+    calls++;
+  });
+  const request = {
+    eventManager: EVENT_MANAGER,
+    metadata: { hash: 'client-data-send-0badc0de', nature: 'REQUEST' },
+    channel: 'live-preview',
+    error: undefined,
+    payload: { hash: 'evil' },
+    type: 'client-data-send',
+  };
+  s.inject(request, { origin: 'https://evil.example' });
+  s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
+  s.inject({ ...request, metadata: null }, { origin: EDITOR_ORIGIN });
+  s.inject('{"not":"an envelope"}', { origin: EDITOR_ORIGIN });
+  await s.delivered();
+  t.equal(calls, 0);
+  t.equal(s.toEditor.length, 0, 'nothing posted back');
+  s.inject(request, { origin: EDITOR_ORIGIN });
+  await s.delivered();
+  t.equal(calls, 1, 'the opener on the editor origin is heard');
+});
+
+t.test('an opener is the editor only for a channel that asks, and never for a framed page', async (t) => {
+  const s = openedInTab(t);
+  const builder = createChannel('visual-builder', s.site, createPeer(s.site, [EDITOR_ORIGIN]));
+  t.teardown(() => builder.destroy());
+  await t.rejects(builder.send('init', {}), { code: 'WINDOW_NOT_FOUND' }, 'the builder channel stays on the parent');
+  const framed = setup(t);
+  const stranger = { postMessage: () => t.fail('posted to the opener of a framed page'), closed: false };
+  Object.defineProperty(framed.site, 'opener', { value: stranger });
+  const channel = createChannel(
+    'live-preview',
+    framed.site,
+    createPeer(framed.site, [EDITOR_ORIGIN], { opener: true }),
+  );
+  t.teardown(() => channel.destroy());
+  framed.editor('live-preview').on('init', () => ({ windowType: 'builder' }));
+  t.same(await channel.send('init', {}), { windowType: 'builder' }, 'framed: the parent answers');
+});
+
+t.test('a new tab whose opener is not an editor origin posts nothing it could read', async (t) => {
+  const s = setup(t, [EDITOR_ORIGIN], { editorOrigin: 'https://evil.example' });
+  s.channel.destroy();
+  Object.defineProperty(s.site, 'parent', { value: s.site });
+  Object.defineProperty(s.site, 'opener', { value: s.parent });
+  const channel = createChannel('live-preview', s.site, createPeer(s.site, [EDITOR_ORIGIN], { opener: true }));
+  t.teardown(() => channel.destroy());
+  const foreign = s.editor('live-preview');
+  let asked = 0;
+  foreign.on('init', () => {
+    asked++;
+    return { windowType: 'preview' };
+  });
+  const time = fakeTime(t, s);
+  const sent = channel.send('init', {});
+  sent.catch(() => undefined);
+  await time.advance(1000);
+  await t.rejects(sent, { code: 'NO_ACK_RECEIVED' });
+  t.equal(asked, 0, 'the message was addressed to the editor origin: the browser never delivered it');
+  t.same(
+    s.toEditor.map((p) => p.targetOrigin),
+    [EDITOR_ORIGIN],
+  );
 });

@@ -2,9 +2,13 @@ import type { PageWindow } from '../dom.ts';
 /**
  * The editor at the other end: the parent window, and the origins it may have (the allowlist of
  * the configuration). The editor's SDK 3.2.5 listens to any window and posts to `*`; here a message
- * counts only when it comes from the parent window and an allowlisted origin, and nothing is ever
+ * counts only when it comes from the editor window and an allowlisted origin, and nothing is ever
  * posted to `*`. Until the editor's origin is known, a message is posted once per allowlisted
- * origin: the browser delivers it only where the target origin matches the parent's.
+ * origin: the browser delivers it only where the target origin matches the editor's.
+ *
+ * Live Preview in a new tab (4.x): a page that is not framed has no parent to talk to, and with
+ * `opener` the editor is the window that opened it; the live-preview channel asks for this. The
+ * allowlist holds the same: an opener of another origin is never heard and never reached.
  */
 export interface Peer {
   /** Whether `event` comes from the editor window and an allowed origin; the first one fixes the origin. */
@@ -15,27 +19,33 @@ export interface Peer {
   closed(): boolean;
 }
 
-export function createPeer(self: PageWindow, allowed: readonly string[]): Peer {
+/** The editor window: the parent when framed; the opener when `opener` is set and the page is not framed. */
+function editorWindow(self: PageWindow, opener: boolean): Window | null {
   const parent = self.parent;
-  const framed = parent !== null && parent !== self;
-  // Chromium and WebKit name the parent's origin up front; elsewhere it is learnt from the first message.
-  const ancestor = self.location.ancestorOrigins?.[0];
+  if (parent !== null && parent !== self) return parent;
+  return opener ? self.opener : null;
+}
+
+export function createPeer(self: PageWindow, allowed: readonly string[], { opener = false } = {}): Peer {
+  const editor = editorWindow(self, opener);
+  // Chromium and WebKit name a parent's origin up front; an opener's, or elsewhere, is learnt from the first message.
+  const ancestor = editor === self.parent ? self.location.ancestorOrigins?.[0] : undefined;
   let known = ancestor !== undefined && allowed.includes(ancestor) ? ancestor : undefined;
   const foreign = ancestor !== undefined && known === undefined;
-  const reachable = framed && !foreign;
+  const reachable = editor !== null && !foreign;
 
   return {
     accepts(event) {
-      if (!reachable || event.source !== parent || !allowed.includes(event.origin)) return false;
+      if (!reachable || event.source !== editor || !allowed.includes(event.origin)) return false;
       if (known !== undefined && event.origin !== known) return false;
       known = event.origin;
       return true;
     },
     post(message) {
       if (!reachable) return false;
-      for (const origin of known === undefined ? allowed : [known]) parent.postMessage(message, origin);
+      for (const origin of known === undefined ? allowed : [known]) editor.postMessage(message, origin);
       return true;
     },
-    closed: () => reachable && parent.closed,
+    closed: () => reachable && editor.closed,
   };
 }

@@ -51,6 +51,11 @@ t.test('a preview request gets the script, its configuration, editor-only framin
   t.notMatch(csp, /frame-ancestors 'self'/);
   t.match(csp, /script-src 'self'/, 'the rest of the policy stays');
   t.equal(res.headers['x-frame-options'], undefined, 'no X-Frame-Options contradicting the CSP');
+  t.equal(
+    res.headers['cross-origin-opener-policy'],
+    'unsafe-none',
+    'an editor that opened it in a new tab stays its opener',
+  );
   t.equal(res.headers['cache-control'], 'private, no-store');
 });
 

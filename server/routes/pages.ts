@@ -166,6 +166,8 @@ async function renderPage(
     const csp = String(reply.getHeader('content-security-policy') ?? '');
     reply.header('content-security-policy', previewCsp(csp, deps.preview.editorOrigins));
     reply.removeHeader('x-frame-options');
+    // Live Preview in a new tab (live-preview-utils 4.x): the editor that opened the page must stay its opener.
+    reply.header('cross-origin-opener-policy', 'unsafe-none');
   }
   // React holds this until a timer of its own fires, turns after the reply: the logger, not the request.
   const log = request.log;

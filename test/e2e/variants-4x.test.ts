@@ -1,0 +1,285 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { Frame, Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { DISHWASHER, HEADLINE, REASON, T, UI } from './builder-page.ts';
+import { received, startEditorSuite, waitFor } from './editor.ts';
+import { freePort } from './server.ts';
+
+/**
+ * live-preview-utils 4.x's variant features and workflow-stage lock, in Chromium, with the real
+ * @contentstack/advanced-post-message as the editor: each scenario runs twice, against our layer on
+ * a storefront page and against the published 4.4.1 build (vendored under
+ * test/fixtures/live-preview-utils-4.4.1) on a fixture page carrying the same tags, and asserts the
+ * same messages (names and payload keys) and the same marks on the page. So each assertion is
+ * known to describe 4.4.1, not our reading of it. Then Live Preview in a new tab, for our layer:
+ * the editor is `window.opener`, and a foreign opener is ignored.
+ */
+
+const REFERENCE = new URL('../fixtures/live-preview-utils-4.4.1/live-preview-utils-4.4.1.min.js', import.meta.url);
+
+/** The editor's answers: the same for both sites; `stage` in the query locks the entry. */
+const EDITOR = `
+  const { lp, vb } = channels;
+  const text = (uid, meta) => ({ data_type: 'text', uid, display_name: uid, field_metadata: meta ?? {} });
+  window.schema = {
+    'body_components.headline': text('headline', params.has('link') ? { isUnlinkedVariant: true, canLinkVariant: true } : {}),
+    'body_components.subline': text('subline'),
+    body_components: { data_type: 'blocks', uid: 'body_components', display_name: 'Body', multiple: true },
+  };
+  record(lp, 'init', () => ({ contentTypeUid: 'page_template', entryUid: 'dishwasher', windowType: 'builder' }));
+  record(vb, 'init', () => ({ windowType: 'builder', stackDetails: { masterLocale: 'en-GB' } }));
+  record(vb, 'get-field-schema', () => ({ fieldSchemaMap: schema }));
+  record(vb, 'get-permissions', () => ({ create: true, read: true, update: true, delete: true, publish: true }));
+  record(vb, 'get-field-display-names', (list) => Object.fromEntries(list.map((c) => [c.cslpValue, c.fieldPath])));
+  record(vb, 'get-content-type-name', () => ({ contentTypeName: 'Page template' }));
+  record(vb, 'get-reference-map', () => ({}));
+  record(vb, 'get-field-data', () => ({ fieldData: 'AquaSense' }));
+  record(vb, 'get-field-variant-status', () => ({}));
+  record(vb, 'get-resolved-variant-permissions', () => ({ update: true }));
+  record(vb, 'get-workflow-stage-details', () => params.has('stage')
+    ? { stage: { name: 'Legal review' }, permissions: { entry: { update: false } } }
+    : { stage: { name: 'Draft' }, permissions: { entry: { update: true } } });
+  record(vb, 'get-highlight-variant-fields-status', () => ({ highlightVariantFields: false }));
+  record(vb, 'open-link-variant-modal', () => ({ type: 'error', message: 'closed' }));
+  for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'field-location-data'])
+    record(vb, type);
+  for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
+
+/** The 4.4.1 fixture page: the storefront's tags, the real 4.4.1 build started in builder mode. */
+const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
+<main style="padding:80px">
+  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
+  <p data-cslp="${T}.body_components.0.subline">Quiet and quick</p>
+</main>
+<script src="/lpu.js"></script>
+<script>
+  ContentstackLivePreview.init({ mode: 'builder', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
+    editButton: { enable: false } });
+</script></body></html>`;
+
+/** An editor page that opens the site in a new tab and talks to it through the opener, as 4.x's editor does. */
+const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><script>
+  const params = new URLSearchParams(location.search);
+  window.received = [];
+  window.openSite = () => {
+    const tab = window.open(params.get('site'), '_blank');
+    const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
+    lp.on('init', (event) => {
+      received.push({ type: 'init', data: event.data });
+      return { contentTypeUid: 'page_template', entryUid: 'dishwasher', windowType: 'preview' };
+    });
+    lp.on('check-entry-page', () => undefined);
+    window.channels = { lp };
+  };
+</script></body></html>`;
+
+declare global {
+  interface Window {
+    /** The new-tab editor page: opens the site and talks to it through the opener. */
+    openSite(): void;
+  }
+}
+
+const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
+const reference = existsSync(REFERENCE) ? await readFile(REFERENCE, 'utf8') : undefined;
+const fixture = createServer((request, response) => {
+  const js = request.url === '/lpu.js';
+  response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' });
+  response.end(js ? reference : FIXTURE);
+});
+const fixturePort = await freePort();
+fixture.listen(fixturePort, '127.0.0.1');
+t.teardown(() => fixture.close());
+
+const QUERY = 'live_preview=variants-e2e&content_type_uid=page_template&entry_uid=dishwasher&builder=true';
+
+/** One site the scenarios run against, and where its UI differs. */
+interface Site {
+  name: string;
+  url: string;
+  /** Resolves once the builder UI is mounted. */
+  ready(site: Frame): Promise<void>;
+  /** Clicks the field's "link a variant" control. */
+  linkVariant(site: Frame): Promise<void>;
+  /** The disabled reason shown for the focused field. */
+  reason(site: Frame): Promise<string>;
+}
+
+const OURS: Site = {
+  name: 'our layer',
+  url: editor.server.url('uk', `${DISHWASHER}?${QUERY}`),
+  ready: async (site) => void (await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 })),
+  linkVariant: (site) => site.click(`${UI} [data-testid="visual-builder__focused-toolbar__link-variant"]`),
+  reason: async (site) => (await site.locator(REASON).textContent({ timeout: 5_000 })) ?? '',
+};
+
+const LPU_441: Site = {
+  name: 'live-preview-utils 4.4.1',
+  url: `http://127.0.0.1:${fixturePort}/fixture?${QUERY}`,
+  ready: async (site) =>
+    void (await site.waitForSelector('.visual-builder__container', { state: 'attached', timeout: 10_000 })),
+  // 4.4.1's tooltip is a div whose click links; it shows on hover, so it is clicked as a script would.
+  async linkVariant(site) {
+    const handle = await site.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.visual-builder__focused-toolbar div')]
+          .filter((div) => div.textContent?.includes('Click here to link a variant'))
+          .pop(),
+      undefined,
+      { timeout: 5_000 },
+    );
+    await handle.evaluate((div) => (div as HTMLElement).click());
+  },
+  // A plain reason is the info icon's data-tooltip; one with a link is the tooltip's text.
+  async reason(site) {
+    const handle = await site.waitForFunction(
+      () => {
+        const toolbar = document.querySelector('.visual-builder__focused-toolbar');
+        // The toolbar's buttons have data-tooltips too: a reason is the one that says what is not allowed.
+        const plain = [...(toolbar?.querySelectorAll('[data-tooltip]') ?? [])]
+          .map((element) => element.getAttribute('data-tooltip') ?? '')
+          .find((tip) => /not editable|do not have|restricted/.test(tip));
+        const linked = [...(toolbar?.querySelectorAll('div') ?? [])]
+          .filter((div) => div.textContent?.startsWith('This field is not editable'))
+          .pop()?.textContent;
+        return linked || plain;
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
+    return (await handle.jsonValue()) as string;
+  },
+};
+
+const SITES = [OURS, LPU_441];
+
+async function open(t: Test, s: Site, query: [string, string][] = []) {
+  const opened = await editor.open(t, s.url, { until: 'send-variant-and-locale', query });
+  await s.ready(opened.site);
+  return opened;
+}
+
+/** Appends fields of other variants to the page: cs0 is ordered before the selected cs1, cs2 is not ordered. */
+const addVariantFields = (site: Frame) =>
+  site.evaluate((prefix) => {
+    const main = document.querySelector('main') as HTMLElement;
+    for (const variant of ['cs0', 'cs2'])
+      main.insertAdjacentHTML(
+        'beforeend',
+        `<p id="${variant}" data-cslp="v2:${prefix}_${variant}.en-GB.title">${variant}</p>`,
+      );
+  }, 'page_template.dishwasher');
+
+const classesOf = (site: Frame, id: string) =>
+  site.evaluate((id) => [...(document.getElementById(id)?.classList ?? [])].sort(), id);
+
+const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
+
+for (const s of SITES) {
+  // Without the vendored build the reference runs are skipped, and say so.
+  const skip = !reference && s === LPU_441 ? 'the vendored live-preview-utils 4.4.1 build is missing' : false;
+  t.test(
+    `${s.name}: the highlight status is asked; variantOrder marks the lower-order variant’s fields`,
+    { skip },
+    async (t) => {
+      const { page, site } = await open(t, s);
+      const [status] = await waitFor(page, 'get-highlight-variant-fields-status');
+      t.same(keysOf(status?.data), [], 'asked without a payload');
+      await addVariantFields(site);
+      await page.evaluate(async () => {
+        await window.channels.vb.send('set-audience-mode', { audienceMode: true });
+        await window.channels.vb.send('get-variant-id', { variant: 'cs1' });
+        await window.channels.vb.send('show-variant-fields', {
+          variant_data: { variant: 'cs1', highlightVariantFields: false, variantOrder: ['cs0', 'cs1'] },
+        });
+      });
+      t.same(await classesOf(site, 'cs0'), [
+        'visual-builder__lower-order-variant-field',
+        'visual-builder__variant-field',
+      ]);
+      t.same(await classesOf(site, 'cs2'), ['visual-builder__disabled-variant-field'], 'a variant outside the order');
+      await page.evaluate(() => window.channels.vb.send('remove-variant-fields', {}));
+      t.same(await classesOf(site, 'cs0'), [], 'removed');
+    },
+  );
+
+  t.test(`${s.name}: an unlinked field the user may link sends open-link-variant-modal`, { skip }, async (t) => {
+    const { page, site } = await open(t, s, [['link', '1']]);
+    await site.click(HEADLINE);
+    t.match(await s.reason(site), /^This field is not editable as it is not linked to the selected variant\./);
+    await s.linkVariant(site);
+    const [linked] = await waitFor(page, 'open-link-variant-modal');
+    t.same(linked?.data, { contentTypeUid: 'page_template' }, '4.4.1’s payload');
+  });
+
+  t.test(
+    `${s.name}: a workflow stage that locks the entry: asked with 4.4.1’s keys, not editable`,
+    { skip },
+    async (t) => {
+      const { page, site } = await open(t, s, [['stage', '1']]);
+      await site.click(HEADLINE);
+      t.equal(await s.reason(site), "You do not have Edit access to this entry on the 'Legal review' workflow stage");
+      t.equal(await site.getAttribute(HEADLINE, 'contenteditable'), null, 'not editable in place');
+      const asked = await received(page, 'get-workflow-stage-details');
+      t.ok(asked.length > 0);
+      t.same(keysOf(asked[0]?.data), ['contentTypeUid', 'entryUid', 'locale', 'variantUid']);
+      t.match(asked[0]?.data, { entryUid: 'dishwasher', contentTypeUid: 'page_template', locale: 'en-GB' });
+      const [permission] = await waitFor(page, 'get-resolved-variant-permissions');
+      t.same(keysOf(permission?.data), ['content_type_uid', 'entry_uid', 'fieldPathWithIndex', 'locale', 'variant']);
+    },
+  );
+}
+
+async function openTab(t: Test, editorOrigin: string) {
+  const context = await editor.browser.newContext();
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const site = editor.server.url(
+    'uk',
+    `${DISHWASHER}?live_preview=tab-e2e&content_type_uid=page_template&entry_uid=dishwasher`,
+  );
+  await page.goto(`${editorOrigin}/tab?${new URLSearchParams({ site })}`);
+  const [tab] = await Promise.all([page.waitForEvent('popup'), page.evaluate(() => window.openSite())]);
+  await tab.waitForLoadState('load');
+  return { page, tab: tab as Page };
+}
+
+t.test('our layer in a new tab: the opener is the editor; hash_change and url_change are followed', async (t) => {
+  const { page, tab } = await openTab(t, editor.origin);
+  await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
+  const [init] = await page.evaluate(() => window.received);
+  t.match(init?.data, { config: { sdkVersion: '3.2.5', mode: 1 } });
+  await page.evaluate(() =>
+    window.channels.lp.send('client-data-send', { hash: 'tab-2', _metadata: { event_type: 'hash_change' } }),
+  );
+  t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-2', 'the address carries the new hash');
+  const next = new URL(tab.url());
+  next.pathname = '/cs/kitchen';
+  await Promise.all([
+    tab.waitForURL((url) => url.pathname === '/cs/kitchen', { timeout: 10_000 }),
+    page.evaluate(
+      (url) =>
+        window.channels.lp.send('client-data-send', { hash: 'tab-2', url, _metadata: { event_type: 'url_change' } }),
+      next.href,
+    ),
+  ]);
+  t.pass('the tab went where the editor went');
+});
+
+t.test('our layer in a new tab opened by a foreign window: nothing reaches it, nothing is answered', async (t) => {
+  const { page, tab } = await openTab(t, editor.foreignOrigin);
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  const answer = await page.evaluate(() =>
+    window.channels.lp.send('client-data-send', { hash: 'evil', _metadata: { event_type: 'hash_change' } }).then(
+      () => 'answered',
+      () => 'refused',
+    ),
+  );
+  t.equal(answer, 'refused', 'the layer never heard it: no ACK, no answer');
+  t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-e2e');
+  t.same(await page.evaluate(() => window.received), [], 'the init went to the editor origin only');
+  t.same(errors, [], 'no error in the page');
+});
