@@ -21,6 +21,7 @@ import { type ConnectionCaps, capConnections, connectionCaps } from './http/conn
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
 import { isStaticFile, serveFiles } from './http/static-files.ts';
+import { type ImageOptions, startImages } from './images/index.ts';
 import { instrumentContent } from './observability/content.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
@@ -38,6 +39,7 @@ import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { iconRoutes } from './routes/icons.ts';
+import { imageRoutes } from './routes/images.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -116,6 +118,8 @@ export interface ServerOptions {
   cdnPurge?: { url: string; token?: string };
   /** Requests per minute per client on the limited routes; tests lower them. */
   rateLimits?: Partial<RateLimits>;
+  /** The image route's disk cache, its bound, encoder line and source limits (IMAGE_CACHE_DIR, IMAGE_CACHE_MB). */
+  images?: ImageOptions;
 }
 
 /** How often Node checks every connection against headersTimeout and requestTimeout. */
@@ -334,6 +338,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       fromSource: Boolean(options.devMiddleware),
     });
   if (existsSync(`${publicDir}/icons`)) await app.register(iconRoutes, { dir: `${publicDir}/icons` });
+  await app.register(imageRoutes, await startImages(`${publicDir}/images`, options.images, app.log));
   await app.register(seoRoutes, { sites, content, ttlMs: contentTtlMs });
   await app.register(pageRoutes, deps);
   if (!options.data?.url) {
