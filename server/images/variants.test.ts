@@ -53,6 +53,18 @@ t.test('distinct variants wait in a bounded line: past it they are refused with 
   t.equal(maker.encodes, 3);
 });
 
+t.test('a request that waits past its deadline for an encoder is refused with 503', async (t) => {
+  const { cache, open } = gatedCache(new DiskCache(await cacheDir(), 1e9));
+  const maker = new VariantMaker({ cache, concurrency: 1, maxWaiting: 8, maxWaitMs: 0 });
+  const first = maker.get(photo, 1600, 'webp');
+  const second = maker.get(photo, 320, 'webp').catch((error: unknown) => error);
+  open();
+  t.ok((await first).length > 0, 'the first is made');
+  const refused = await second;
+  t.ok(refused instanceof ImageRefused && refused.status === 503, 'the second gave up waiting');
+  t.ok((await maker.get(photo, 320, 'webp')).length > 0, 'and is made once asked again');
+});
+
 t.test('a source that fails to decode is refused with 422, and the maker goes on', async (t) => {
   const truncated = sources.get('truncated.jpg');
   if (!truncated?.usable) throw new Error('truncated.jpg reads its header');

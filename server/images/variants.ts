@@ -16,12 +16,15 @@ export const CONTENT_TYPES: Record<VariantFormat, string> = {
  * photographs at 390 px × DPR 2–3. `v` is part of every cache key: change a setting, bump it.
  */
 const ENCODE = {
-  v: 1,
-  avif: { quality: 50, effort: 4 },
+  v: 2,
+  avif: { quality: 50, effort: 2 },
   webp: { quality: 72, effort: 4 },
   jpeg: { quality: 78, mozjpeg: true },
   png: { compressionLevel: 9, effort: 7 },
 } as const;
+
+const MAX_WAIT_MS = 3_000;
+const busy = () => new ImageRefused(503, 'Too many images being made');
 
 /** A request the route answers with a status of its own rather than an image. */
 export class ImageRefused extends Error {
@@ -39,6 +42,8 @@ export interface VariantOptions {
   concurrency: number;
   /** Encodes waiting at most; past it a request is answered 503 at once. */
   maxWaiting: number;
+  /** How long a request waits for an encoder before it is answered 503 (a visitor would rather retry). */
+  maxWaitMs?: number;
   maxPixels?: number;
   /** A variant that could not be kept (a read-only or full disk): it is still served. */
   onCacheError?: (error: unknown) => void;
@@ -95,9 +100,19 @@ export class VariantMaker {
       this.running++;
       return;
     }
-    if (this.waiting.length >= this.options.maxWaiting) throw new ImageRefused(503, 'Too many images being made');
+    if (this.waiting.length >= this.options.maxWaiting) throw busy();
     // The slot is handed over by release(): running stays as it is.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const start = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(start), 1);
+        reject(busy());
+      }, this.options.maxWaitMs ?? MAX_WAIT_MS);
+      this.waiting.push(start);
+    });
   }
 
   private release(): void {
