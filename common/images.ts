@@ -23,3 +23,38 @@ export function snapWidth(width: number): number | undefined {
 export function variantUrl(width: number, hash: string, name: string): string {
   return `${IMAGE_ROUTE_PREFIX}${width}/${hash}/${name}`;
 }
+
+/** A `srcset` over the image route's widths for a source `sourceWidth` pixels wide (never enlarged). */
+export function routeSrcSet(hash: string, name: string, sourceWidth: number): string {
+  const candidates: string[] = [];
+  for (const width of IMAGE_WIDTHS) {
+    // The first fixed width at or past the source's is the source itself, at its own width.
+    candidates.push(`${variantUrl(width, hash, name)} ${Math.min(width, sourceWidth)}w`);
+    if (width >= sourceWidth) break;
+  }
+  return candidates.join(', ');
+}
+
+/** A Contentstack asset URL (Image Delivery API, one host per region): host, path, query. */
+const CONTENTSTACK_IMAGE = /^https:\/\/((?:[a-z0-9-]+-)?images\.contentstack\.(?:io|com))(\/[^?#\s]*)(?:\?([^#\s]*))?$/;
+
+/**
+ * A `srcset` for a Contentstack asset: its Image Delivery API resizes (`width`) and picks WebP for
+ * browsers that take it (`auto=webp`), so nothing is made here (docs/decisions/0160). Up to the
+ * first fixed width at or past `maxWidth`, the width the entry gives the image. Undefined for any
+ * other URL, and for SVG (never rasterised).
+ */
+export function contentstackSrcSet(url: string, maxWidth: number): string | undefined {
+  const match = CONTENTSTACK_IMAGE.exec(url);
+  if (!match) return undefined;
+  const [, host, path = '', query = ''] = match;
+  if (/\.svg$/i.test(path)) return undefined;
+  // The asset's own parameters (environment, version) are kept; ours replace any of the same name.
+  const kept = query.split('&').filter((pair) => pair && !/^(?:width|auto)=/.test(pair));
+  const candidates: string[] = [];
+  for (const width of IMAGE_WIDTHS) {
+    candidates.push(`https://${host}${path}?${[...kept, `width=${width}`, 'auto=webp'].join('&')} ${width}w`);
+    if (width >= maxWidth) break;
+  }
+  return candidates.join(', ');
+}

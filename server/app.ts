@@ -22,6 +22,7 @@ import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
 import { isStaticFile, serveFiles } from './http/static-files.ts';
 import { type ImageOptions, startImages } from './images/index.ts';
+import { imageSrcSet } from './images/srcset.ts';
 import { instrumentContent } from './observability/content.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
@@ -219,6 +220,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const renders = reporters.length > 0 ? { render: renderReporter(reporters) } : undefined;
+  const publicDir = resolve(options.publicDir ?? 'public');
+  const images = await startImages(`${publicDir}/images`, options.images, app.log);
   // How long anything built from content is kept: a source that announces every change (the embedded
   // store) until it does; another may change without a word, so no longer than its own cache.
   const contentTtlMs = options.content ? 60_000 : 10 * 60_000;
@@ -233,6 +236,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     preview,
     dataEndpoint: options.data?.url,
     renderTimes: renders,
+    imageSrcSet: imageSrcSet(images.sources),
   };
   /** An error page speaks the language of its URL (its storefront's default without a prefix). */
   const inLanguageOf = (site: Site | null, url: string) =>
@@ -300,7 +304,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Quality 11 costs ~10x the CPU of 5 for a few percent: dynamic HTML gets a fast level.
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } },
   });
-  const publicDir = resolve(options.publicDir ?? 'public');
   await serveFiles(app, { clientDir, publicDir });
   app.decorateRequest('site', null as unknown as Site);
   resolveStorefronts(app, {
@@ -338,7 +341,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       fromSource: Boolean(options.devMiddleware),
     });
   if (existsSync(`${publicDir}/icons`)) await app.register(iconRoutes, { dir: `${publicDir}/icons` });
-  await app.register(imageRoutes, await startImages(`${publicDir}/images`, options.images, app.log));
+  await app.register(imageRoutes, images);
   await app.register(seoRoutes, { sites, content, ttlMs: contentTtlMs });
   await app.register(pageRoutes, deps);
   if (!options.data?.url) {
