@@ -13,7 +13,7 @@ export interface ImageOptions {
   cacheBytes?: number;
   /** Encodes at once per process; default half the cores, at least one. */
   concurrency?: number;
-  /** Encodes waiting at most per process before a request gets 503. */
+  /** Encodes waiting at most per process; past it a request gets the original, not kept. */
   maxWaiting?: number;
   limits?: Partial<SourceLimits>;
 }

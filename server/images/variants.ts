@@ -40,9 +40,9 @@ export interface VariantOptions {
   cache: DiskCache;
   /** Encodes running at once in this process; more wait in line. */
   concurrency: number;
-  /** Encodes waiting at most; past it a request is answered 503 at once. */
+  /** Encodes waiting at most; past it a request is refused at once (the route then sends the original). */
   maxWaiting: number;
-  /** How long a request waits for an encoder before it is answered 503 (a visitor would rather retry). */
+  /** How long a request waits for an encoder before it is refused (the route then sends the original). */
   maxWaitMs?: number;
   maxPixels?: number;
   /** A variant that could not be kept (a read-only or full disk): it is still served. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -143,4 +143,24 @@ t.test('names outside the images folder, unknown names, SVG, old hashes and quer
     if (res.headers['content-type']?.startsWith('text/plain'))
       t.notMatch(res.body, /package\.json|__proto__|%2f|svg/i, 'the input is not echoed');
   }
+});
+
+t.test('with every encoder busy, a variant is answered with the photograph as it is, never kept', async (t) => {
+  const busy = await demoServer({
+    publicDir,
+    images: { cacheDir: await mkdtemp(join(tmpdir(), 'vitrine-image-busy-')), concurrency: 1, maxWaiting: 0 },
+  });
+  t.teardown(() => busy.close());
+  const [made, passed] = await Promise.all([
+    get(`/img/1600/${photo}/photo.jpg`, { accept: AVIF }, busy),
+    get(`/img/320/${photo}/photo.jpg`, { accept: AVIF }, busy),
+  ]);
+  t.equal(made.statusCode, 200);
+  t.equal(made.headers['content-type'], 'image/avif');
+  t.equal(passed.statusCode, 200, 'not a hole in the page');
+  t.equal(passed.headers['content-type'], 'image/jpeg');
+  t.equal(passed.headers['cache-control'], 'no-store', 'asked for again next time');
+  t.same(passed.rawPayload, await readFile(join(publicDir, 'images', 'photo.jpg')));
+  const later = await get(`/img/320/${photo}/photo.jpg`, { accept: AVIF }, busy);
+  t.equal(later.headers['content-type'], 'image/avif', 'made once the encoder is free');
 });

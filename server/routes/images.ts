@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import Negotiator from 'negotiator';
 import { IMAGE_ROUTE_PREFIX, RASTER_NAME, SOURCE_HASH, snapWidth } from '../../common/images.ts';
@@ -56,8 +58,9 @@ export const imageRoutes: FastifyPluginAsync<{ sources: ImageSources; variants: 
         return reply.header('cache-control', IMMUTABLE).header('etag', etag).type(CONTENT_TYPES[format]).send(body);
       } catch (error) {
         if (!(error instanceof ImageRefused)) throw error;
-        if (error.status === 503) reply.header('retry-after', '1');
-        else request.log.warn({ image: name }, error.message);
+        // Encoders busy: the photograph as it is, never kept, rather than a hole in the page.
+        if (error.status === 503) return sendOriginal(reply, source.file);
+        request.log.warn({ image: name }, error.message);
         return refuse(reply, error.status, error.message);
       }
     },
@@ -65,3 +68,20 @@ export const imageRoutes: FastifyPluginAsync<{ sources: ImageSources; variants: 
 };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const ORIGINAL_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
+
+/** The source file as it is (a static file's cost), `no-store` so the variant is asked for again next time. */
+async function sendOriginal(reply: FastifyReply, file: string) {
+  const type = ORIGINAL_TYPES[extname(file).slice(1)] ?? 'application/octet-stream';
+  return reply
+    .header('cache-control', 'no-store')
+    .type(type)
+    .send(await readFile(file));
+}
