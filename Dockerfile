@@ -20,7 +20,9 @@ ENV HOST=0.0.0.0
 ENV PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Optional dependencies included: sharp's native build is one (the image route, decision 0157);
+# the registry's Node binary, the other, is removed, as the base image brings Node 24.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node && npm cache clean --force
 # Everything below is read relative to the working directory, as `npm start` reads it: the server
 # bundle, the browser build (its .vite/manifest.json is read at start-up), the storefronts, the
 # embedded content store, the message catalogues and the demo images. Owned by root, read-only to

@@ -1,11 +1,13 @@
 /**
  * Writes the demo content store from one text file per locale in
  * content-src/. The structure (pages, templates, components, footnote sources) is the same in
- * every locale; the words, slugs and prices are the locale's own. Run: npx tsx scripts/generate-content.ts
+ * every locale; the words, slugs and prices are the locale's own; the demo's photographs are
+ * rendered from its illustrations. Run: npx tsx scripts/generate-content.ts
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageOf } from '../common/locales.ts';
+import { PHOTOGRAPHS, renderPhotos } from './render-photos.ts';
 
 interface Faq {
   q: string;
@@ -170,8 +172,10 @@ function price(eur: number, currency: string): { amount: number; currency: strin
   return { amount: Math.ceil((eur * rate) / step) * step - 1, currency };
 }
 
+/** A demo image: the raster photograph rendered from the illustration when there is one (render-photos.ts). */
 function image(name: string, alt: string, width = 1600, height = 900) {
-  return { url: `/images/${name}.svg`, alt, width, height };
+  const photo = (PHOTOGRAPHS as readonly string[]).includes(name);
+  return { url: `/images/${name}.${photo ? 'jpg' : 'svg'}`, alt, width, height };
 }
 
 function main(): void {
@@ -594,3 +598,4 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
 }
 
 main();
+await renderPhotos(join(process.cwd(), 'public/images'));

@@ -21,6 +21,8 @@ import { type ConnectionCaps, capConnections, connectionCaps } from './http/conn
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
 import { isStaticFile, serveFiles } from './http/static-files.ts';
+import { type ImageOptions, startImages } from './images/index.ts';
+import { imageSrcSet } from './images/srcset.ts';
 import { instrumentContent } from './observability/content.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { observability } from './observability/plugin.ts';
@@ -38,6 +40,7 @@ import { contentApiRoutes } from './routes/content-api.ts';
 import { draftRoutes } from './routes/drafts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { iconRoutes } from './routes/icons.ts';
+import { imageRoutes } from './routes/images.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -116,6 +119,8 @@ export interface ServerOptions {
   cdnPurge?: { url: string; token?: string };
   /** Requests per minute per client on the limited routes; tests lower them. */
   rateLimits?: Partial<RateLimits>;
+  /** The image route's disk cache, its bound, encoder line and source limits (IMAGE_CACHE_DIR, IMAGE_CACHE_MB). */
+  images?: ImageOptions;
 }
 
 /** How often Node checks every connection against headersTimeout and requestTimeout. */
@@ -215,6 +220,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (options.workbench && !workbench) app.log.warn('The workbench needs the embedded store and DRAFT_API_TOKEN: off');
   if (workbench) preview = withWorkbenchOrigins(preview, sites, workbench.port);
   const renders = reporters.length > 0 ? { render: renderReporter(reporters) } : undefined;
+  const publicDir = resolve(options.publicDir ?? 'public');
+  const images = await startImages(`${publicDir}/images`, options.images, app.log);
   // How long anything built from content is kept: a source that announces every change (the embedded
   // store) until it does; another may change without a word, so no longer than its own cache.
   const contentTtlMs = options.content ? 60_000 : 10 * 60_000;
@@ -229,6 +236,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     preview,
     dataEndpoint: options.data?.url,
     renderTimes: renders,
+    imageSrcSet: imageSrcSet(images.sources),
   };
   /** An error page speaks the language of its URL (its storefront's default without a prefix). */
   const inLanguageOf = (site: Site | null, url: string) =>
@@ -297,7 +305,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // CPU (5 saves 5 % of the bytes; docs/decisions/0171-dynamic-brotli-quality-4.md).
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  const publicDir = resolve(options.publicDir ?? 'public');
   await serveFiles(app, { clientDir, publicDir });
   app.decorateRequest('site', null as unknown as Site);
   resolveStorefronts(app, {
@@ -335,6 +342,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       fromSource: Boolean(options.devMiddleware),
     });
   if (existsSync(`${publicDir}/icons`)) await app.register(iconRoutes, { dir: `${publicDir}/icons` });
+  await app.register(imageRoutes, images);
   await app.register(seoRoutes, { sites, content, ttlMs: contentTtlMs });
   await app.register(pageRoutes, deps);
   if (!options.data?.url) {

@@ -113,6 +113,10 @@ async function runServer(env: Env): Promise<void> {
     // only (production logs warnings, errors and lifecycle: two lines per request cost more than a cached page).
     htmlCache: env.HTML_CACHE !== 'off',
     htmlCacheTtlMs: env.HTML_CACHE_TTL_MS,
+    images: {
+      ...(env.IMAGE_CACHE_DIR ? { cacheDir: env.IMAGE_CACHE_DIR } : {}),
+      ...(env.IMAGE_CACHE_MB ? { cacheBytes: env.IMAGE_CACHE_MB * 1024 * 1024 } : {}),
+    },
     requestLogging: dev,
     logger: prettyLogs(dev)
       ? { level: 'info', transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }

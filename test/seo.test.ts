@@ -181,7 +181,7 @@ t.test('home pages carry Organization and WebSite data, product pages their Prod
   };
   const ld = jsonLdOf(product.body).find((v) => v['@type'] === 'Product') as ProductLd | undefined;
   t.equal(ld?.name, 'AquaSense 60 dishwasher');
-  t.same(ld?.image, ['https://www.halden.co.uk/images/dishwasher.svg']);
+  t.same(ld?.image, ['https://www.halden.co.uk/images/dishwasher.jpg']);
   t.equal(ld?.offers?.priceCurrency, 'GBP');
   t.match(ld?.offers?.price, /^\d+\.\d{2}$/);
   t.equal(ld?.offers?.url, 'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711');
@@ -193,8 +193,8 @@ t.test('home pages carry Organization and WebSite data, product pages their Prod
 t.test('link previews get the site name and the hero image', async (t) => {
   const product = await get(HOSTS.uk, '/cs/kitchen/aquasense-60-dishwasher-4711');
   t.match(product.body, '<meta property="og:site_name" content="Halden"/>');
-  t.match(product.body, '<meta property="og:image" content="https://www.halden.co.uk/images/dishwasher.svg"/>');
-  t.match(product.body, '<meta name="twitter:image" content="https://www.halden.co.uk/images/dishwasher.svg"/>');
+  t.match(product.body, '<meta property="og:image" content="https://www.halden.co.uk/images/dishwasher.jpg"/>');
+  t.match(product.body, '<meta name="twitter:image" content="https://www.halden.co.uk/images/dishwasher.jpg"/>');
 });
 
 t.test('error pages are titled with their status', async (t) => {

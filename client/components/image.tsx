@@ -1,4 +1,5 @@
 import type { CSSProperties } from 'react';
+import { useRender } from '../render/context.ts';
 
 export interface ImageField {
   url: string;
@@ -7,11 +8,12 @@ export interface ImageField {
   height: number;
 }
 
-const WIDTHS = [480, 800, 1200, 1600, 2000];
-
 /**
- * A responsive image: `srcset` widths in the image service's `?width=` form (the CMS image API; the
- * embedded store's SVGs ignore it), intrinsic width/height against layout shift, lazy below the fold.
+ * A responsive image: a `srcset` over the image route's fixed widths (the store's raster images,
+ * AVIF or WebP as the browser accepts) or over the CMS image API's (Contentstack assets); SVG and
+ * other images as they are. Intrinsic width/height against layout shift, lazy below the fold. The
+ * hero (`priority`) is fetched at high priority: React writes its preload into the head from these
+ * very props, so the preload and the `<img>` name the same `srcset` (docs/decisions/0157).
  */
 export function Image({
   image,
@@ -28,13 +30,13 @@ export function Image({
   style?: CSSProperties;
   cslp?: { 'data-cslp'?: string };
 }) {
-  const widths = WIDTHS.filter((w) => w <= image.width * 1.25);
-  const srcSet = widths.map((w) => `${image.url}?width=${w} ${w}w`).join(', ');
+  const { imageSrcSet } = useRender();
+  const srcSet = imageSrcSet(image.url, image.width);
   return (
     <img
       src={image.url}
-      srcSet={srcSet || undefined}
-      sizes={sizes}
+      srcSet={srcSet}
+      sizes={srcSet ? sizes : undefined}
       alt={image.alt}
       width={image.width}
       height={image.height}

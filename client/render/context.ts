@@ -16,6 +16,8 @@ export interface RenderContext {
   /** `data-cslp` attributes in preview, nothing for visitors. */
   cslp(path: string): { 'data-cslp'?: string };
   islandUrl: IslandUrl;
+  /** An image's `srcset` (the image route's variants, or the CMS's own resizing), or undefined: served as it is. */
+  imageSrcSet(url: string, width: number): string | undefined;
   /** Components before this index are above the fold: only the first hero gets fetchpriority=high. */
   firstHeroUid: string | undefined;
   dev: boolean;

@@ -73,6 +73,9 @@ const EnvSchema = Type.Object({
   CONTENTSTACK_PREVIEW_HOST: Type.Optional(Type.String({ pattern: '^https?://' })),
   CONTENTSTACK_BRANCH: Type.Optional(Type.String({ minLength: 1 })),
   CONTENTSTACK_PREVIEW_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  // The image route's variants: one folder every worker of the host sees, and its bound in MB.
+  IMAGE_CACHE_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  IMAGE_CACHE_MB: Type.Optional(Type.Integer({ minimum: 1 })),
   // Webhook bearer secret: long enough that guessing it is hopeless.
   CONTENTSTACK_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
 });

@@ -15,6 +15,8 @@ t.test('route kinds', async (t) => {
     [{ url: '/cs/x-1', route: '/*', status: 503 }, 'error'],
     [{ url: '/cs/x-1?live_preview=abc', route: '/*', status: 200 }, 'preview'],
     [{ url: '/cs/live', route: '/*', status: 200 }, 'preview'],
+    [{ url: '/img/800/0123456789ab/oven.jpg', route: '/img/:width/:hash/:name', status: 200 }, 'image'],
+    [{ url: '/img/99/x', route: undefined, status: 404 }, 'image'],
     [{ url: '/fr/cs/live/125', route: '/*', status: 200 }, 'preview'],
     [{ url: '/cs/live-music-4711', route: '/*', status: 200 }, 'page'],
     [{ url: '/assets/runtime-abc.js', route: '/assets/*', status: 200 }, 'asset'],

@@ -1,3 +1,4 @@
+import { IMAGE_ROUTE_PREFIX } from '../../common/images.ts';
 import { ICON_PATHS } from '../routes/icons.ts';
 
 /**
@@ -5,7 +6,17 @@ import { ICON_PATHS } from '../routes/icons.ts';
  * series per URL a crawler invents, and the metrics endpoint would grow without bound.
  */
 
-export const ROUTE_KINDS = ['page', 'payload', 'redirect', 'error', 'asset', 'api', 'graphql', 'preview'] as const;
+export const ROUTE_KINDS = [
+  'page',
+  'payload',
+  'redirect',
+  'error',
+  'asset',
+  'image',
+  'api',
+  'graphql',
+  'preview',
+] as const;
 export type RouteKind = (typeof ROUTE_KINDS)[number];
 
 export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
@@ -38,6 +49,8 @@ export function routeKind({ url, route, status }: RequestFacts): RouteKind {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   if (ASSET_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'asset';
+  // Resized images: their durations (encodes included) apart from files sent as they are.
+  if (path.startsWith(IMAGE_ROUTE_PREFIX)) return 'image';
   if (path === '/graphql') return 'graphql';
   if (route !== undefined && route !== PAGE_ROUTE) return 'api';
   if (REDIRECTS.has(status)) return 'redirect';

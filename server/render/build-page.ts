@@ -11,6 +11,7 @@ import { pageIdForEntry } from '../content/lookup.ts';
 import type { ContentService } from '../content/service.ts';
 import type { WarnContent } from '../content/tolerant.ts';
 import { siteErrors } from '../errors.ts';
+import type { ImageSrcSet } from '../images/srcset.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { previewScript } from '../preview/page.ts';
 import { canonicalPagePath, canonicalRedirect } from '../routing/canonical.ts';
@@ -39,6 +40,8 @@ export interface PageDeps {
   links?: PageLinksMemo;
   /** Assembled published pages; absent: loaded and assembled every time. */
   assembled?: AssembledPageMemo;
+  /** Image `srcset`s through the image route; absent: only CMS-hosted images get one. */
+  imageSrcSet?: ImageSrcSet;
 }
 
 /**

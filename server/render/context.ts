@@ -2,7 +2,10 @@ import type { Translate } from '../../client/i18n/messages.ts';
 import type { RenderContext } from '../../client/render/context.ts';
 import type { Footnote } from '../../common/content.ts';
 import { intlLocale } from '../../common/locales.ts';
+import { type ImageSrcSet, imageSrcSet } from '../images/srcset.ts';
 import type { AssetManifest } from './assets.ts';
+
+const CMS_IMAGES_ONLY = imageSrcSet(undefined);
 
 const priceFormats = new Map<string, Intl.NumberFormat>();
 
@@ -32,6 +35,8 @@ export function createRenderContext(options: {
   dev: boolean;
   /** GRAPHQL_URL when the site uses another data backend; islands then connect there. */
   dataEndpoint?: string;
+  /** The store's raster images (the image route); without it only CMS-hosted images get a srcset. */
+  imageSrcSet?: ImageSrcSet;
 }): RenderContext {
   const { preview } = options;
   return {
@@ -43,6 +48,7 @@ export function createRenderContext(options: {
     // Editing tags only in preview, and never on generated parts that no field fills.
     cslp: preview ? (path) => (path ? { 'data-cslp': path } : {}) : () => ({}),
     islandUrl: (name) => options.assets.islandUrl(name),
+    imageSrcSet: options.imageSrcSet ?? CMS_IMAGES_ONLY,
     firstHeroUid: options.firstHeroUid,
     dev: options.dev,
     dataEndpoint: options.dataEndpoint,

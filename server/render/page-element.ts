@@ -6,6 +6,7 @@ import type { Translate } from '../../client/i18n/messages.ts';
 import type { PageModel } from '../../client/page/model.ts';
 import { Render } from '../../client/render/context.ts';
 import type { ComponentEntry } from '../../common/content.ts';
+import type { ImageSrcSet } from '../images/srcset.ts';
 import type { AssetManifest } from './assets.ts';
 import { createRenderContext } from './context.ts';
 
@@ -14,6 +15,7 @@ export interface ElementDeps {
   assets: AssetManifest;
   dev: boolean;
   dataEndpoint?: string;
+  imageSrcSet?: ImageSrcSet;
 }
 
 /**
@@ -54,6 +56,7 @@ function pageRenderContext(deps: ElementDeps, model: PageModel, t: Translate) {
     firstHeroUid: model.zones.body.find((c) => c._content_type_uid === 'hero')?.uid,
     dev: deps.dev,
     dataEndpoint: deps.dataEndpoint,
+    ...(deps.imageSrcSet ? { imageSrcSet: deps.imageSrcSet } : {}),
   });
 }
 

@@ -150,7 +150,7 @@ t.test('timeline: base route, tag contents, a sanitised diff, and its removal', 
   t.equal(tags['page_template.dishwasher.en-GB.body_components.0.headline'], 'AquaSense 60');
   t.match(
     tags['page_template.dishwasher.en-GB.body_components.0.image'] ?? '',
-    /^src -> \/images\/dishwasher\.svg\n(.+ -> .*\n)*data-cslp -> page_template\.dishwasher\.en-GB\.body_components\.0\.image\n$/,
+    /^src -> \/images\/dishwasher\.jpg\n(.+ -> .*\n)*data-cslp -> page_template\.dishwasher\.en-GB\.body_components\.0\.image\n$/,
     'void elements as their attributes, one per line',
   );
 

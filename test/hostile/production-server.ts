@@ -34,9 +34,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startProductionServer(t: Test, env: Record<string, string> = {}): Promise<ProductionServer> {
+export async function startProductionServer(
+  t: Test,
+  env: Record<string, string> = {},
+  { cwd }: { cwd?: string } = {},
+): Promise<ProductionServer> {
   const metricsPort = await freePort();
+  // `cwd`: another folder laid out like the project (its own public/, say), as `npm start` reads it.
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    ...(cwd ? { cwd } : {}),
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

@@ -308,7 +308,7 @@ t.test(
     // fails `docker build` just the same), that is one failure, and `npm install` with the same lock
     // stands in so the server can still be checked.
     const started = Date.now();
-    // The image's own `npm ci` flags (production only, no optional Node binary), from npm's cache
+    // The image's own `npm ci` flags (production only), from npm's cache
     // only: no test fetches from the network (the development install filled the cache).
     const ciLine = runtime.runs.find((line) => /\bnpm ci\b/.test(line)) ?? '';
     const imageFlags = (/\bnpm ci\b([^&;]*)/.exec(ciLine)?.[1] ?? '').split(/\s+/).filter((f) => f.startsWith('--'));
@@ -329,6 +329,9 @@ t.test(
     }
     t.notOk(ci, 'npm ci --omit=dev succeeds with package.json and package-lock.json as copied', { npmError });
     if (ci) await run('npm', ['install', '--no-save', ...flags], install);
+    // The line's own clean-up after the install (the optional Node binary), as the image runs it.
+    const removal = /&&\s*(rm -rf [^&;]+)/.exec(ciLine)?.[1];
+    if (removal) await run('sh', ['-c', removal], { cwd: dir });
     t.comment(`production install: ${Date.now() - started} ms`);
     t.notOk(existsSync(join(dir, 'node_modules', 'vite')), 'dev dependencies are not installed');
     // The base image brings Node 24; the registry's Node binary (an optional dependency for
