@@ -18,7 +18,7 @@ import { demoServer, fetchPage } from './helpers.ts';
  * (`FUZZ_SEED` picks another seed) and prints what it counted.
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS) || 12;
+const RUNS = Number(process.env.FUZZ_RUNS) || 4;
 const SEED = Number(process.env.FUZZ_SEED) || 18;
 const LONG = process.env.FUZZ_RUNS !== undefined;
 

@@ -1,6 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import type { ServerOptions } from '../server/app.ts';
@@ -170,12 +169,15 @@ async function faultyUpstream(t: Test) {
 
 t.test('over HTTP: slow, 5xx, garbage JSON and refused upstreams', async (t) => {
   const upstream = await faultyUpstream(t);
+  // Both caches go stale when the test moves this clock, so each case reads the upstream again.
+  let now = 1_000;
   const content = upstreamClient(t, upstream.url, {
     cacheTtlMs: 1,
     staleMs: 0,
     timeouts: { connectMs: 300, headersMs: 300, bodyMs: 300 },
+    now: () => now,
   });
-  const app = await appWith(t, { content, htmlCacheTtlMs: 1 });
+  const app = await appWith(t, { content, htmlCacheTtlMs: 1, htmlCacheNow: () => now });
   const good = await get(app, PRODUCT);
   t.equal(good.statusCode, 200, 'a good read first');
 
@@ -188,7 +190,7 @@ t.test('over HTTP: slow, 5xx, garbage JSON and refused upstreams', async (t) => 
   for (const { mode, never } of cases) {
     if (mode === 'refused') await upstream.refuse();
     else upstream.state.mode = mode;
-    await sleep(5);
+    now += 5;
     const last = await get(app, PRODUCT);
     t.equal(last.statusCode, 200, `${mode}: the last good page`);
     t.equal(last.body, good.body, `${mode}: as it was`);
@@ -246,17 +248,18 @@ t.test('under pressure: pages are shed with 503 and Retry-After, health still an
 t.test('under pressure: a stalled event loop sheds load', async (t) => {
   const app = await appWith(t, { pressure: { maxEventLoopDelay: 20, sampleInterval: 50 } });
   t.equal((await get(app, PRODUCT)).statusCode, 200, 'a calm server serves');
-  let shed: Awaited<ReturnType<typeof get>> | undefined;
-  for (let attempt = 0; attempt < 20 && !shed; attempt++) {
-    const until = Date.now() + 300;
-    while (Date.now() < until) {
-      // A busy loop: the event loop stalls, as under a flood of renders.
-    }
-    // The sample taken when the loop frees up says "stalled" until the next one.
-    await sleep(1);
-    const res = await get(app, PRODUCT);
-    if (res.statusCode === 503) shed = res;
-  }
+  // The sample taken when the loop frees up (between two probes) says "stalled" until the next one.
+  const shed = await until(
+    async () => {
+      const end = Date.now() + 300;
+      while (Date.now() < end) {
+        // A busy loop: the event loop stalls, as under a flood of renders.
+      }
+      const res = await get(app, PRODUCT);
+      return res.statusCode === 503 && res;
+    },
+    { what: 'a request shed after a stall', timeout: 20_000 },
+  );
   t.ok(shed, 'a request was shed after the stall');
-  t.ok(shed?.headers['retry-after'], 'with Retry-After');
+  t.ok(shed.headers['retry-after'], 'with Retry-After');
 });

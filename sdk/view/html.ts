@@ -5,7 +5,10 @@
  */
 
 export class Html {
-  constructor(readonly markup: string) {}
+  readonly markup: string;
+  constructor(markup: string) {
+    this.markup = markup;
+  }
 }
 
 /** What a template accepts: text and numbers (escaped), markup, lists of either, and nothing. */
