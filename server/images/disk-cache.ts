@@ -18,10 +18,13 @@ export class DiskCache {
   private written = Number.POSITIVE_INFINITY;
   private trimming: Promise<void> | undefined;
 
-  constructor(
-    private readonly dir: string,
-    private readonly maxBytes: number,
-  ) {}
+  private readonly dir: string;
+  private readonly maxBytes: number;
+
+  constructor(dir: string, maxBytes: number) {
+    this.dir = dir;
+    this.maxBytes = maxBytes;
+  }
 
   /** The kept variant, or undefined when there is none (or the folder cannot be read: it is made again). */
   async read(key: string): Promise<Buffer | undefined> {

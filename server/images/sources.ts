@@ -22,7 +22,11 @@ export type Source =
  * ever opened by the route, so a request cannot name any other file.
  */
 export class ImageSources {
-  private constructor(private readonly byName: ReadonlyMap<string, Source>) {}
+  private readonly byName: ReadonlyMap<string, Source>;
+
+  private constructor(byName: ReadonlyMap<string, Source>) {
+    this.byName = byName;
+  }
 
   static async load(dir: string, limits: SourceLimits = SOURCE_LIMITS): Promise<ImageSources> {
     const names = await readdir(dir).catch(() => [] as string[]);

@@ -28,11 +28,11 @@ const busy = () => new ImageRefused(503, 'Too many images being made');
 
 /** A request the route answers with a status of its own rather than an image. */
 export class ImageRefused extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 
@@ -63,7 +63,11 @@ export class VariantMaker {
   /** Encodes done by this process (tests and metrics). */
   encodes = 0;
 
-  constructor(private readonly options: VariantOptions) {}
+  private readonly options: VariantOptions;
+
+  constructor(options: VariantOptions) {
+    this.options = options;
+  }
 
   /** The key a variant is stored under: the source's hash, the width made and the encoder settings. */
   static key(source: Usable, width: number, format: VariantFormat): string {
