@@ -97,8 +97,10 @@ t.test('under pressure, upgrades are shed with 503 and Retry-After like every ot
 });
 
 t.test('a socket with no subscription is closed when idle, pings or not; one with a subscription stays', async (t) => {
-  const server = await startDataServer(t, { socketLimits: { idleMs: 150 } });
+  // Long enough that a loaded machine still answers a ping before the idle close.
+  const server = await startDataServer(t, { socketLimits: { idleMs: 600 } });
   const idle = await connected(t, server);
+  idle.socket.send(JSON.stringify({ type: 'ping' }));
   const busy = await connected(t, server);
   busy.socket.send(
     JSON.stringify({
