@@ -174,6 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const connections = capConnections(app.server, connectionCaps(options.connections), {
     isTrustedProxy: addresses.isTrustedProxy,
     onRefused: (reason) => options.metrics?.connectionRefused(reason),
+    onIdleClosed: () => options.metrics?.idleConnectionClosed(),
     onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
   });
 

@@ -27,6 +27,27 @@ function hold(t: Test, port: number, from: string): Promise<Socket> {
   );
 }
 
+/** A kept-alive connection from `from` that has had one answer and sends nothing more; resolves once answered. */
+function keptAlive(t: Test, port: number, from: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) => {
+    socket.once('data', () => resolve(socket));
+    socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n');
+  });
+}
+
+/** Resolves when the server has closed `socket`. */
+function closed(socket: Socket): Promise<void> {
+  if (socket.readableEnded || socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    socket.once('end', () => resolve());
+    socket.once('close', () => resolve());
+    socket.resume();
+  });
+}
+
 /** The status of a whole request from `from`, or 0 when the connection is closed without an answer. */
 function status(port: number, from: string): Promise<number> {
   return new Promise((resolve) => {
@@ -79,6 +100,39 @@ t.test('the total cap holds against many addresses; a trusted proxy counts only 
     'room again once they close',
   );
 });
+
+t.test(
+  'at the cap, a newcomer takes the place of the longest-idle kept-alive connection, never of one mid-request',
+  async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({ connections: { total: 12, perAddress: 4 }, metrics });
+    const port = await listening(t, app);
+    // One after another, so the first is the longest idle.
+    const idle: Socket[] = [];
+    for (const from of ['127.0.0.3', '127.0.0.4'])
+      for (let i = 0; i < 4; i++) idle.push(await keptAlive(t, port, from));
+    const busy = await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.5')));
+    // The longest idle begins a new request: no longer idle. Another's round trip after it means
+    // the server has read those bytes (both arrive in the same turn of its loop, or these first).
+    idle[0]?.write('GET /healthcheck HTTP/1.1\r\n');
+    const again = idle[7] as Socket;
+    await new Promise((resolve) => {
+      again.once('data', resolve);
+      again.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    });
+    t.equal(await status(port, '127.0.0.6'), 200, 'full with 8 idle and 4 mid-request: a newcomer is served');
+    await closed(idle[1] as Socket);
+    t.pass('the longest idle with nothing begun made room');
+    const kept = { began: [idle[0]], idle: idle.slice(2), busy };
+    const ended = (sockets: (Socket | undefined)[]) => sockets.filter((s) => s?.readableEnded || s?.destroyed).length;
+    t.same(
+      { began: ended(kept.began), idle: ended(kept.idle), busy: ended(kept.busy) },
+      { began: 0, idle: 0, busy: 0 },
+      'the one that began a request, the other idle ones and those mid-request are all still open',
+    );
+    t.match((await metrics.text()).body, /vitrine_connections_idle_closed_total 1\b/, 'counted');
+  },
+);
 
 t.test('a client that trickles its headers is cut at headersTimeout, not at the next 30 s check', async (t) => {
   const app = await demoServer({ timeouts: { requestMs: 500 } });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface ConnectionCaps {
@@ -22,6 +22,16 @@ const PROBE_PEERS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Why a connection was closed at the door: the label of the refusals metric. */
 export type ConnectionRefusal = 'per_address' | 'total';
 
+/** What the caps know of a connection they admitted. */
+interface Held {
+  /** Requests received and not yet answered (more than one when pipelined). */
+  requests: number;
+  /** What it had read when its last answer finished: more since then means a new request has begun. */
+  readAtIdle: number;
+  /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
+  release(): void;
+}
+
 /**
  * Caps the TCP connections the server holds, so no client, slow or not, can take every descriptor
  * (docs/decisions/0100-connection-caps.md). Checked when a connection is accepted, before a byte of
@@ -30,6 +40,11 @@ export type ConnectionRefusal = 'per_address' | 'total';
  * server for everyone else. A trusted proxy carries many visitors over its connections, so only the
  * total holds it; the proxy caps each visitor itself, and the per-visitor caps that matter behind it
  * (sockets, rate limits) count the forwarded address.
+ *
+ * At the total, a kept-alive connection with nothing in flight gives its place to the newcomer, the
+ * longest idle first (docs/decisions/0176-idle-connections-make-room.md): a browser reconnects
+ * when its idle connection closes, and one request per connection per keep-alive timeout no longer
+ * holds the server.
  */
 export function capConnections(
   server: Server,
@@ -37,14 +52,49 @@ export function capConnections(
   options: {
     isTrustedProxy: (peer: string) => boolean;
     onRefused?: (reason: ConnectionRefusal) => void;
+    /** An idle kept-alive connection closed to make room for a newcomer at the total cap. */
+    onIdleClosed?: () => void;
     /** A failed accept (EMFILE when descriptors run out anyway): reported, never an exit. */
     onAcceptError?: (error: Error) => void;
   },
 ): { open(): number } {
   const perAddress = new Map<string, number>();
+  const held = new WeakMap<Socket, Held>();
+  // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
+  const idle = new Set<Socket>();
   let open = 0;
+
+  /** Closes the longest-idle connection that has begun nothing since; false when there is none. */
+  const closeLongestIdle = (): boolean => {
+    for (const socket of idle) {
+      idle.delete(socket);
+      const state = held.get(socket);
+      // Bytes since its last answer: a request has begun (the parser has them, no event yet).
+      if (!state || socket.bytesRead !== state.readAtIdle) continue;
+      state.release();
+      socket.destroy();
+      options.onIdleClosed?.();
+      return true;
+    }
+    return false;
+  };
+
   // After listen, so a listen failure (EADDRINUSE) still reaches whoever called listen.
   server.once('listening', () => server.on('error', (error) => options.onAcceptError?.(error)));
+  // Before the application's own listener, so even an answer finished at once is seen.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    const state = held.get(socket);
+    if (!state) return;
+    state.requests++;
+    idle.delete(socket);
+    response.once('finish', () => {
+      state.requests--;
+      if (state.requests > 0 || socket.destroyed) return;
+      state.readAtIdle = socket.bytesRead;
+      idle.add(socket);
+    });
+  });
   server.on('connection', (socket: Socket) => {
     // Every socket gets a listener before anything else can fail on it: a reset before the HTTP
     // parser attaches its own must not be an uncaught exception.
@@ -53,28 +103,42 @@ export function capConnections(
     // A socket already gone has no address: nothing to count or close.
     if (address === undefined) return socket.destroy();
     const trusted = options.isTrustedProxy(address);
-    const held = perAddress.get(address) ?? 0;
+    const fromAddress = perAddress.get(address) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
     const refusal: ConnectionRefusal | undefined =
-      !trusted && held >= caps.perAddress ? 'per_address' : open >= total ? 'total' : undefined;
+      !trusted && fromAddress >= caps.perAddress
+        ? 'per_address'
+        : open >= total && !closeLongestIdle()
+          ? 'total'
+          : undefined;
     if (refusal) {
       options.onRefused?.(refusal);
       return socket.destroy();
     }
     open++;
-    if (!trusted) perAddress.set(address, held + 1);
+    if (!trusted) perAddress.set(address, fromAddress + 1);
     // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
     }, caps.firstByteMs).unref();
-    socket.once('close', () => {
-      clearTimeout(silent);
-      open--;
-      if (trusted) return;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
+    let released = false;
+    const state: Held = {
+      requests: 0,
+      readAtIdle: 0,
+      release: () => {
+        if (released) return;
+        released = true;
+        clearTimeout(silent);
+        idle.delete(socket);
+        open--;
+        if (trusted) return;
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
+      },
+    };
+    held.set(socket, state);
+    socket.once('close', state.release);
   });
   return { open: () => open };
 }

@@ -76,6 +76,11 @@ export class Metrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  readonly #idleConnectionsClosed = new Counter({
+    name: 'vitrine_connections_idle_closed_total',
+    help: 'Kept-alive connections with nothing in flight closed to make room for a newcomer at the total cap.',
+    registers: [this.registry],
+  });
   readonly #upgradesRefused = new Counter({
     name: 'vitrine_websocket_upgrades_refused_total',
     help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap).',
@@ -120,6 +125,10 @@ export class Metrics {
 
   connectionRefused(reason: ConnectionRefusal): void {
     this.#connectionsRefused.inc({ reason });
+  }
+
+  idleConnectionClosed(): void {
+    this.#idleConnectionsClosed.inc();
   }
 
   upgradeRefused(reason: UpgradeRefusalReason): void {

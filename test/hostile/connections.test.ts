@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import t from 'tap';
 import WebSocket from 'ws';
 import { until } from '../until.ts';
@@ -96,6 +97,45 @@ await hostileCase(t, server, 'finding 3: slow headers are cut at headersTimeout 
   const lived = Date.now() - started;
   t.ok(lived < 25_000, `cut after ${lived} ms`);
 });
+
+await hostileCase(
+  t,
+  server,
+  '68. kept-alive connections left idle from many addresses fill the cap; a visitor from another is still served',
+  async (t) => {
+    const closedIdle = await server.metric('vitrine_connections_idle_closed_total');
+    // 10 addresses × their cap: more than every place but the probes'. One request each, then idle
+    // (the keep-alive deadline is the production one, 72 s); those past the cap are closed at once.
+    const holders: Promise<Socket>[] = [];
+    for (let a = 1; a <= 10; a++)
+      for (let k = 0; k < PER_ADDRESS; k++)
+        holders.push(
+          open(t, port, `127.0.6.${a}`).then(
+            (socket) =>
+              new Promise<Socket>((resolve) => {
+                socket.once('data', () => resolve(socket));
+                socket.once('close', () => resolve(socket));
+                socket.write(`GET /healthcheck HTTP/1.1\r\nHost: ${HOST}\r\n\r\n`);
+              }),
+          ),
+        );
+    const held = await Promise.all(holders);
+    t.ok(held.filter((socket) => !ended(socket)).length >= 300, 'the cap is held by idle connections');
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.6.250' })).status);
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    // Each page's connection closes after its answer, so the first took an idle one's place and
+    // the others took the first's again; the holders past the cap took idle ones' too.
+    const madeRoom = (await server.metric('vitrine_connections_idle_closed_total')) - closedIdle;
+    t.ok(madeRoom > 0, `idle connections made room (${madeRoom} closed)`);
+    for (const socket of held) socket.destroy();
+  },
+);
 
 await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
   const sockets: WebSocket[] = [];
