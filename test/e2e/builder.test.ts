@@ -172,6 +172,10 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
       ].map((el) => el?.getBoundingClientRect() as DOMRect);
       return { field, outline, below, toolbar } as Record<'field' | 'outline' | 'below' | 'toolbar', DOMRect>;
     }, SUBLINE);
+  // The outline and the overlay below are placed in the same pass, but a caret scroll between two
+  // reads can catch one of them a frame behind: wait for both.
+  const placed = (g: Awaited<ReturnType<typeof geometry>>) =>
+    Math.abs(g.outline.height - g.field.height) < 1 && Math.abs(g.below.top - g.field.bottom) < 1;
   const follows = (g: Awaited<ReturnType<typeof geometry>>, what: string) => {
     t.ok(Math.abs(g.outline.height - g.field.height) < 1, `${what}: the outline has the field's height`);
     t.ok(Math.abs(g.below.top - g.field.bottom) < 1, `${what}: the overlay starts below the field`);
@@ -189,11 +193,11 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
   const before = await geometry();
   follows(before, 'focused');
   await page.keyboard.type(' and every morning, quietly, for years and years', { delay: 10 });
-  // Placed again once typing pauses: wait for the outline to take the grown field's height.
+  // Placed again once typing pauses: wait for the overlay to take the grown field's geometry.
   const typed = await until(
     async () => {
       const g = await geometry();
-      return g.field.height > before.field.height && Math.abs(g.outline.height - g.field.height) < 1 && g;
+      return g.field.height > before.field.height && placed(g) && g;
     },
     { what: 'the overlay to follow the typed text' },
   );
@@ -213,11 +217,11 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
   const sync = (await waitFor(page, 'sync-field', synced + 1)).at(-1);
   t.match(sync?.data, { data: /Quiet wash\nall night$/ }, 'sync-field has the pasted lines');
   t.equal(await site.locator(`${SUBLINE} b`).count(), 0, 'no markup from the clipboard');
-  // Placed again after the paste: wait for the outline to take the taller field's height.
+  // Placed again after the paste: wait for the overlay to take the taller field's geometry.
   const pasted = await until(
     async () => {
       const g = await geometry();
-      return g.field.height > typed.field.height && Math.abs(g.outline.height - g.field.height) < 1 && g;
+      return g.field.height > typed.field.height && placed(g) && g;
     },
     { what: 'the overlay to follow the paste' },
   );
