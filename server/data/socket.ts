@@ -422,10 +422,30 @@ function closeForPolicy(socket: WebSocket, close: CloseReason) {
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
+/**
+ * Documents parsed lately, by their text: the same subscription from every page holds one document
+ * between all of them, not one each for as long as it lives (decision 0175). Bounded like
+ * mercurius's cache on the HTTP path, and only short texts (a page's operations are a few hundred
+ * bytes), so the cache holds little whatever is sent; a document is never changed once parsed.
+ */
+const parsed = new Map<string, DocumentNode>();
+const PARSED_DOCUMENTS = 64;
+const PARSED_TEXT_MAX = 2_048;
+
 /** The operation's document, or its syntax error as a GraphQL error. */
-function parseOperation(query: string): DocumentNode | GraphQLError {
+export function parseOperation(query: string): DocumentNode | GraphQLError {
+  const known = parsed.get(query);
+  if (known) {
+    parsed.delete(query);
+    parsed.set(query, known);
+    return known;
+  }
   try {
-    return parse(query, PARSE_OPTIONS);
+    const document = parse(query, PARSE_OPTIONS);
+    if (query.length > PARSED_TEXT_MAX) return document;
+    parsed.set(query, document);
+    if (parsed.size > PARSED_DOCUMENTS) parsed.delete(parsed.keys().next().value as string);
+    return document;
   } catch (error) {
     return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
   }
