@@ -71,8 +71,8 @@ export interface SocketLimits {
   addressMessageBurst: number;
   addressMessagesPerSecond: number;
   /**
-   * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
-   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
+   * Subscriptions the server holds over all sockets: each holds 4–6 KB of heap and 17–28 KB of RSS
+   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow several GB.
    */
   subscriptions: number;
   /**
