@@ -21,7 +21,15 @@ export async function startDataServer(
     catalog,
     demoChangeMs: 0,
     tokenSecret: 'bench-secret-0123456789-0123456789',
-    socketLimits: { total: sockets + 1, perClient: sockets + 1, ...limits },
+    // One address's budgets and shares lifted too: every benchmark client is 127.0.0.1.
+    socketLimits: {
+      total: sockets + 1,
+      perClient: sockets + 1,
+      addressMessageBurst: (sockets + 1) * 120,
+      subscriptionsPerClient: (sockets + 1) * 100,
+      operationsWaiting: (sockets + 1) * 100,
+      ...limits,
+    },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

@@ -10,7 +10,9 @@ import { SUBSCRIPTION, startDataServer } from './data-server.ts';
  * subscriptions. The clients run in a child process, so the figures are the server's alone; the
  * socket caps are lifted for the measure.
  *
- *   node --expose-gc --import tsx bench/socket-memory.ts [--sockets 200] [--subscriptions 99]
+ *   node --expose-gc --import tsx bench/socket-memory.ts [--sockets 200] [--subscriptions 99] [--ids 1]
+ *
+ * `--ids 20`: each subscription watches 20 products, as the outside attack's did.
  *
  * Prints one line.
  */
@@ -19,10 +21,16 @@ const { values } = parseArgs({
   options: {
     sockets: { type: 'string', default: '200' },
     subscriptions: { type: 'string', default: '99' },
+    ids: { type: 'string', default: '1' },
     // Internal: this process holds the clients, connecting to this URL.
     'client-of': { type: 'string' },
   },
 });
+const ids = Number(values.ids);
+const query =
+  ids === 1
+    ? SUBSCRIPTION
+    : SUBSCRIPTION.replace('["4711"]', JSON.stringify(Array.from({ length: ids }, (_, i) => String(4700 + i))));
 if (values['client-of']) await holdClients(values['client-of'], Number(values.sockets));
 else await measure(Number(values.sockets), Number(values.subscriptions));
 
@@ -30,10 +38,14 @@ async function measure(sockets: number, subscriptions: number): Promise<void> {
   if (!global.gc) throw new Error('Run with --expose-gc: the figures are heap after a full collection');
   // Sockets held without a subscription stay open for the whole measurement.
   const { app, url, catalog } = await startDataServer(sockets, { idleMs: 10 * 60_000 });
-  const child = fork(fileURLToPath(import.meta.url), ['--client-of', url, '--sockets', `${sockets}`], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--client-of', url, '--sockets', `${sockets}`, '--ids', `${ids}`],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const sample = () => {
     global.gc?.();
     const { heapUsed, rss } = process.memoryUsage();
@@ -81,7 +93,7 @@ async function holdClients(url: string, count: number): Promise<void> {
     } else {
       for (const socket of sockets) {
         for (let id = 1; id <= message.count; id++) {
-          socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+          socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
         }
       }
     }

@@ -1,7 +1,11 @@
 import t from 'tap';
-import { operationAdmission, tokenBucket } from './socket.ts';
+import { tokenBucket } from './socket.ts';
+import { addressSubscriptions, operationAdmission } from './socket-admission.ts';
 
-/** The pure rules of the socket budgets (decision 0142): a token bucket, and admission per event-loop turn. */
+/**
+ * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
+ * event-loop turn, and the subscriptions one address may hold.
+ */
 
 t.test('a token bucket gives its burst at once, then its rate', async (t) => {
   let now = 0;
@@ -13,21 +17,123 @@ t.test('a token bucket gives its burst at once, then its rate', async (t) => {
   t.same([take(), take(), take(), take()], [true, true, true, false], 'never more than the burst after a long pause');
 });
 
-t.test(
-  'at most perTurn operations start in one turn; the next wait in order; past the queue they are refused',
-  async (t) => {
-    const admit = operationAdmission(2, 3);
-    const started: string[] = [];
-    const attempts = ['a', 'b', 'c', 'd', 'e', 'f'].map(async (name) => {
-      const admitted = await admit();
-      started.push(`${name}:${admitted}`);
-    });
-    // In this turn: a and b at once, c d e queued, f refused.
-    await Promise.resolve();
-    t.same(started.sort(), ['a:true', 'b:true', 'f:false'], 'two in this turn, the one past the queue refused');
+/**
+ * Drives an admission with a hand-turned event loop: `arrivals` (address letter, then its count:
+ * `a1`) all arrive in one turn; the answer is what started at once, each later turn's starts, and
+ * the refusals in the order they were made.
+ */
+async function drive(perTurn: number, maxWaiting: number, arrivals: string[]) {
+  let next: (() => void) | undefined;
+  const admit = operationAdmission(perTurn, maxWaiting, (turn) => {
+    next = turn;
+  });
+  const now: string[] = [];
+  const refused: string[] = [];
+  let current = now;
+  for (const name of arrivals) {
+    const answer = admit(name.slice(0, 1));
+    if (answer === true) now.push(name);
+    else if (answer === false) refused.push(name);
+    else void answer.then((ok) => (ok ? current : refused).push(name));
+  }
+  // Refusals of operations already waiting are made in this turn too.
+  await new Promise((resolve) => setImmediate(resolve));
+  const turns: string[][] = [];
+  while (next) {
+    const turn = next;
+    next = undefined;
+    current = [];
+    turn();
     await new Promise((resolve) => setImmediate(resolve));
-    t.same(started.slice(3), ['c:true', 'd:true'], 'the next two in the next turn, in order');
-    await Promise.all(attempts);
-    t.same(started.slice(5), ['e:true'], 'then the last');
+    if (current.length > 0) turns.push(current);
+  }
+  return { now, turns, refused };
+}
+
+const cases: {
+  rule: string;
+  perTurn: number;
+  maxWaiting: number;
+  arrivals: string[];
+  now: string[];
+  turns: string[][];
+  refused: string[];
+}[] = [
+  {
+    rule: 'at most perTurn start in one turn; the others wait for the next turns, in order',
+    perTurn: 2,
+    maxWaiting: 10,
+    arrivals: ['a1', 'a2', 'a3', 'a4', 'a5'],
+    now: ['a1', 'a2'],
+    turns: [['a3', 'a4'], ['a5']],
+    refused: [],
   },
-);
+  {
+    rule: 'the waiting addresses take turns: a light one is not served after a heavy one’s whole line',
+    perTurn: 2,
+    maxWaiting: 10,
+    arrivals: ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'c1', 'c2'],
+    now: ['a1', 'a2'],
+    turns: [['a3', 'b1'], ['c1', 'a4'], ['c2', 'a5'], ['a6']],
+    refused: [],
+  },
+  {
+    rule: 'with the line full, an operation from the address with the most waiting is refused',
+    perTurn: 1,
+    maxWaiting: 3,
+    arrivals: ['a1', 'a2', 'a3', 'a4', 'a5'],
+    now: ['a1'],
+    turns: [['a2'], ['a3'], ['a4']],
+    refused: ['a5'],
+  },
+  {
+    rule: 'with the line full, a light address is admitted and the heaviest gives up its newest',
+    perTurn: 1,
+    maxWaiting: 3,
+    arrivals: ['a1', 'a2', 'a3', 'a4', 'b1', 'c1'],
+    now: ['a1'],
+    turns: [['a2'], ['b1'], ['c1']],
+    refused: ['a4', 'a3'],
+  },
+  {
+    rule: 'a tie with the heaviest refuses the one arriving: what waits keeps its place',
+    perTurn: 1,
+    maxWaiting: 2,
+    arrivals: ['x1', 'a1', 'b1', 'c1'],
+    now: ['x1'],
+    turns: [['a1'], ['b1']],
+    refused: ['c1'],
+  },
+];
+
+for (const c of cases) {
+  t.test(c.rule, async (t) => {
+    const { now, turns, refused } = await drive(c.perTurn, c.maxWaiting, c.arrivals);
+    t.same(now, c.now, 'started at once');
+    t.same(turns, c.turns, 'started in the following turns');
+    t.same(refused, c.refused, 'refused');
+  });
+}
+
+t.test('an address holds at most its share of subscriptions; ended ones no longer count', async (t) => {
+  const held = addressSubscriptions(3);
+  const one = { subscriptions: {} as Record<string, unknown> };
+  const two = { subscriptions: {} as Record<string, unknown> };
+  const open = (socket: typeof one, id: string) => {
+    socket.subscriptions[id] = null;
+    return held.take('a', socket, id);
+  };
+  t.same(
+    [open(one, '1'), open(one, '2'), open(two, '1'), open(two, '2')],
+    [true, true, true, false],
+    'three over both sockets',
+  );
+  t.ok(held.take('b', two, '3'), 'another address has its own share');
+  delete one.subscriptions['1'];
+  t.ok(open(two, '4'), 'one ended: room for one more');
+  t.notOk(open(one, '5'), 'and no more');
+  one.subscriptions = {};
+  t.ok(open(two, '6'), 'a closed socket’s subscriptions end with it');
+  held.forget('a');
+  t.same([open(one, '7'), open(one, '8'), open(one, '9')], [true, true, true], 'an address forgotten starts again');
+});

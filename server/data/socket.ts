@@ -17,6 +17,7 @@ import type { Catalog } from './catalog.ts';
 import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
+import { addressSubscriptions, operationAdmission } from './socket-admission.ts';
 import { type SocketLog, serveGraphQLOverSockets } from './socket-transport.ts';
 import {
   refuseUpgrade,
@@ -70,10 +71,16 @@ export interface SocketLimits {
   addressMessageBurst: number;
   addressMessagesPerSecond: number;
   /**
-   * Subscriptions the server holds over all sockets: each holds about 13 KB of heap
-   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow 2.5 GB.
+   * Subscriptions the server holds over all sockets: each holds 4–6 KB of heap and 17–28 KB of RSS
+   * (bench/socket-memory.ts), so the socket caps alone (2,000 × 100) would allow several GB.
    */
   subscriptions: number;
+  /**
+   * Subscriptions one client address may hold over all of its sockets: a page holds one per live
+   * price, a household a few pages' worth. Well under `subscriptions`, so holding them all takes
+   * a hundred addresses, not one client's 20 sockets (decision 0175).
+   */
+  subscriptionsPerClient: number;
   /**
    * How long a refused upgrade's socket lives after its answer: long enough for the answer to reach
    * a client, short enough that refusals held open cannot pile up.
@@ -81,10 +88,14 @@ export interface SocketLimits {
   refusedGraceMs: number;
   /**
    * Operations all sockets together may start in one turn of the event loop; the next ones wait for
-   * later turns, so no number of sockets can hold the loop (decision 0142).
+   * later turns, the client addresses taking turns, so no number of sockets can hold the loop and a
+   * flood does not starve a visitor (decisions 0142, 0174).
    */
   operationsPerTurn: number;
-  /** Operations waiting for their turn at most; past it they are refused SERVER_BUSY, unparsed. */
+  /**
+   * Operations waiting for their turn at most; past it one from the address with the most waiting
+   * is refused SERVER_BUSY, unparsed.
+   */
   operationsWaiting: number;
 }
 
@@ -99,6 +110,7 @@ export const SOCKET_LIMITS: SocketLimits = {
   addressMessageBurst: 240,
   addressMessagesPerSecond: 20,
   subscriptions: 20_000,
+  subscriptionsPerClient: 200,
   refusedGraceMs: 2_000,
   operationsPerTurn: 32,
   operationsWaiting: 1_000,
@@ -125,6 +137,11 @@ const REFUSED = {
   closing: [new GraphQLError('The socket is closing', { extensions: { code: 'SOCKET_CLOSING' } })],
   busy: [new GraphQLError('The server is busy. Please try again shortly.', { extensions: { code: 'SERVER_BUSY' } })],
   subscriptionsPerSocket: [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`)],
+  subscriptionsPerClient: [
+    new GraphQLError('Too many live updates from your address; close some pages and try again', {
+      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+    }),
+  ],
 };
 
 type SocketExtra = { viewer?: Viewer | null; socket: WebSocket; request: IncomingMessage };
@@ -178,6 +195,7 @@ export function attachGraphQLSocket(
     }),
   ];
   const admission = operationAdmission(limits.operationsPerTurn, limits.operationsWaiting);
+  const clientSubscriptions = addressSubscriptions(limits.subscriptionsPerClient);
   const graphqlWs = serveGraphQLOverSockets<SocketExtra>(
     wss,
     {
@@ -205,8 +223,8 @@ export function attachGraphQLSocket(
         // Counted as it arrives, before it waits: the operation being started is already in the
         // list, and so would be every one sent after it by the time its turn comes.
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) return REFUSED.subscriptionsPerSocket;
-        // Its turn among every socket's operations; past the queue, shed as under pressure.
-        const admitted = await admission();
+        // Its turn among every address's operations; past the line, shed as under pressure.
+        const admitted = await admission(clientOf(ctx.extra.request));
         // Closed (for its reading, or by its client) while it waited: refused, unparsed.
         if (socket.readyState !== socket.OPEN) {
           return REFUSED.closing;
@@ -233,6 +251,8 @@ export function attachGraphQLSocket(
         if (kind !== OperationTypeNode.SUBSCRIPTION) {
           if (queries.size >= limits.inFlight) return tooManyInFlight;
           queries.add(id);
+        } else if (!clientSubscriptions.take(clientOf(ctx.extra.request), ctx, id)) {
+          return REFUSED.subscriptionsPerClient;
         } else if (catalog.watchers() >= limits.subscriptions) {
           return [
             new GraphQLError('The server holds as many subscriptions as it can; try again later', {
@@ -317,6 +337,7 @@ export function attachGraphQLSocket(
       else {
         perClient.delete(client);
         addressBudgets.delete(client);
+        clientSubscriptions.forget(client);
       }
     });
     let addressBudget = addressBudgets.get(client);
@@ -389,41 +410,6 @@ export function tokenBucket(burst: number, perSecond: number, now = () => perfor
 }
 
 /**
- * Admission of socket operations, process-wide (decision 0142): at most `perTurn` start in one turn
- * of the event loop, whatever the number of sockets; the next ones wait, in order, for the turns
- * after, and past `maxWaiting` waiting they are refused (false). A page resubscribing all of its
- * subscriptions at once waits a few turns; a flood from many sockets cannot hold the loop.
- */
-export function operationAdmission(perTurn: number, maxWaiting: number): () => boolean | Promise<boolean> {
-  let used = 0;
-  let scheduled = false;
-  const waiting: (() => void)[] = [];
-  const nextTurn = () => {
-    scheduled = false;
-    used = 0;
-    while (used < perTurn && waiting.length > 0) {
-      used++;
-      waiting.shift()?.();
-    }
-    schedule();
-  };
-  const schedule = () => {
-    if (scheduled || (used === 0 && waiting.length === 0)) return;
-    scheduled = true;
-    setImmediate(nextTurn);
-  };
-  return () => {
-    if (used < perTurn && waiting.length === 0) {
-      used++;
-      schedule();
-      return true;
-    }
-    if (waiting.length >= maxWaiting) return false;
-    return new Promise((resolve) => waiting.push(() => resolve(true)));
-  };
-}
-
-/**
  * Closes a socket the server will not serve on: a client that does not read would have the server
  * queue its messages without bound, one that sends too fast holds the event loop. The close frame
  * waits behind what is queued, so the socket is cut after a grace period.
@@ -436,10 +422,30 @@ function closeForPolicy(socket: WebSocket, close: CloseReason) {
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 
+/**
+ * Documents parsed lately, by their text: the same subscription from every page holds one document
+ * between all of them, not one each for as long as it lives (decision 0175). Bounded like
+ * mercurius's cache on the HTTP path, and only short texts (a page's operations are a few hundred
+ * bytes), so the cache holds little whatever is sent; a document is never changed once parsed.
+ */
+const parsed = new Map<string, DocumentNode>();
+const PARSED_DOCUMENTS = 64;
+const PARSED_TEXT_MAX = 2_048;
+
 /** The operation's document, or its syntax error as a GraphQL error. */
-function parseOperation(query: string): DocumentNode | GraphQLError {
+export function parseOperation(query: string): DocumentNode | GraphQLError {
+  const known = parsed.get(query);
+  if (known) {
+    parsed.delete(query);
+    parsed.set(query, known);
+    return known;
+  }
   try {
-    return parse(query, PARSE_OPTIONS);
+    const document = parse(query, PARSE_OPTIONS);
+    if (query.length > PARSED_TEXT_MAX) return document;
+    parsed.set(query, document);
+    if (parsed.size > PARSED_DOCUMENTS) parsed.delete(parsed.keys().next().value as string);
+    return document;
   } catch (error) {
     return error instanceof GraphQLError ? error : new GraphQLError('Query refused: it does not parse');
   }

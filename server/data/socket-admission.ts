@@ -1,0 +1,108 @@
+/**
+ * Who among the sockets' clients is served, and how much of the server one address may hold: fair
+ * admission of operations per event-loop turn (decisions 0142, 0174) and each address's share of the
+ * subscriptions (decision 0175). Pure rules, so a test can turn the loop by hand.
+ */
+
+/**
+ * Admission of socket operations, process-wide: at most `perTurn` start in one turn of the event
+ * loop, whatever the number of sockets. The next ones wait in a line per client address, and the
+ * addresses take turns: each turn starts one operation of each waiting address in rotation, so a
+ * light address waits a few turns behind a flood, not behind the flood's whole line. With
+ * `maxWaiting` waiting, the operation refused (false) is one from the address with the most
+ * waiting: the one arriving if its address would then have as many as any other, else the newest
+ * of the heaviest address's, and the one arriving takes its place.
+ */
+export function operationAdmission(
+  perTurn: number,
+  maxWaiting: number,
+  schedule: (turn: () => void) => void = setImmediate,
+): (address: string) => boolean | Promise<boolean> {
+  let used = 0;
+  let scheduled = false;
+  let waiting = 0;
+  /** Each address's line, in the order the addresses are served next. */
+  const lines = new Map<string, ((admitted: boolean) => void)[]>();
+  const nextTurn = () => {
+    scheduled = false;
+    used = 0;
+    while (used < perTurn && waiting > 0) {
+      for (const address of [...lines.keys()]) {
+        if (used >= perTurn) break;
+        const line = lines.get(address) ?? [];
+        const start = line.shift();
+        // Served: to the back of the rotation, or out of it with its line empty.
+        lines.delete(address);
+        if (line.length > 0) lines.set(address, line);
+        if (!start) continue;
+        used++;
+        waiting--;
+        start(true);
+      }
+    }
+    later();
+  };
+  const later = () => {
+    if (scheduled || (used === 0 && waiting === 0)) return;
+    scheduled = true;
+    schedule(nextTurn);
+  };
+  const heaviest = () => {
+    let most: ((admitted: boolean) => void)[] = [];
+    for (const line of lines.values()) if (line.length > most.length) most = line;
+    return most;
+  };
+  return (address) => {
+    if (used < perTurn && waiting === 0) {
+      used++;
+      later();
+      return true;
+    }
+    const own = lines.get(address) ?? [];
+    if (waiting >= maxWaiting) {
+      const most = heaviest();
+      if (own.length + 1 >= most.length) return false;
+      most.pop()?.(false);
+      waiting--;
+    }
+    lines.set(address, own);
+    waiting++;
+    return new Promise((resolve) => own.push(resolve));
+  };
+}
+
+/** What the count of an address's subscriptions reads of a socket: graphql-ws's operations on it. */
+export interface SubscriptionOwner {
+  subscriptions: Record<string, unknown>;
+}
+
+/**
+ * Subscriptions each client address holds over all of its sockets, at most `perAddress`. Counted
+ * from what graphql-ws holds: a subscription counts while its id is among its socket's operations,
+ * so one that ended in any way (completed, failed, its socket closed) stops counting without a hook
+ * that could be missed.
+ */
+export function addressSubscriptions(perAddress: number) {
+  const held = new Map<string, Map<SubscriptionOwner, Set<string>>>();
+  return {
+    /** Counts subscription `id` of `owner` against `address`; false, uncounted, when it holds its share. */
+    take(address: string, owner: SubscriptionOwner, id: string): boolean {
+      const owners = held.get(address) ?? new Map<SubscriptionOwner, Set<string>>();
+      held.set(address, owners);
+      let count = 0;
+      for (const [socket, ids] of owners) {
+        for (const known of ids) if (!(known in socket.subscriptions)) ids.delete(known);
+        if (ids.size === 0) owners.delete(socket);
+        count += ids.size;
+      }
+      if (count >= perAddress) return false;
+      const ids = owners.get(owner) ?? new Set<string>();
+      owners.set(owner, ids.add(id));
+      return true;
+    },
+    /** Drops an address whose sockets have all closed. */
+    forget(address: string) {
+      held.delete(address);
+    },
+  };
+}
