@@ -132,10 +132,10 @@ t.test('a page that is not framed fails at once with WINDOW_NOT_FOUND and posts 
   await t.rejects(lonely.send('init', {}), { code: 'WINDOW_NOT_FOUND' });
 });
 
-t.test('messages from a foreign origin or another window are ignored: no ACK, no handler', async (t) => {
-  const s = setup(t);
+/** A `client-data-send` request as an editor would post it, and how often the page handled one. */
+function countingRequests(channel: { on(type: 'client-data-send', handler: () => void): unknown }) {
   let calls = 0;
-  s.channel.on('client-data-send', () => {
+  channel.on('client-data-send', () => {
     calls++;
   });
   const request = {
@@ -146,15 +146,21 @@ t.test('messages from a foreign origin or another window are ignored: no ACK, no
     payload: { hash: 'evil' },
     type: 'client-data-send',
   };
+  return { request, calls: () => calls };
+}
+
+t.test('messages from a foreign origin or another window are ignored: no ACK, no handler', async (t) => {
+  const s = setup(t);
+  const { request, calls } = countingRequests(s.channel);
   s.inject(request, { origin: 'https://evil.example' });
   s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
   await s.delivered();
-  t.equal(calls, 0);
+  t.equal(calls(), 0);
   t.equal(s.toEditor.length, 0, 'nothing posted back');
 
   s.inject(request, { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls, 1, 'the same message from the parent and the editor origin is handled');
+  t.equal(calls(), 1, 'the same message from the parent and the editor origin is handled');
 });
 
 t.test('malformed envelopes are dropped before any handler', async (t) => {
@@ -277,28 +283,17 @@ t.test('in a new tab the opener is the editor: requests and answers go both ways
 
 t.test('in a new tab a foreign opener, another window and a malformed message are ignored without error', async (t) => {
   const s = openedInTab(t);
-  let calls = 0;
-  s.channel.on('client-data-send', () => {
-    calls++;
-  });
-  const request = {
-    eventManager: EVENT_MANAGER,
-    metadata: { hash: 'client-data-send-0badc0de', nature: 'REQUEST' },
-    channel: 'live-preview',
-    error: undefined,
-    payload: { hash: 'evil' },
-    type: 'client-data-send',
-  };
+  const { request, calls } = countingRequests(s.channel);
   s.inject(request, { origin: 'https://evil.example' });
   s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
   s.inject({ ...request, metadata: null }, { origin: EDITOR_ORIGIN });
   s.inject('{"not":"an envelope"}', { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls, 0);
+  t.equal(calls(), 0);
   t.equal(s.toEditor.length, 0, 'nothing posted back');
   s.inject(request, { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls, 1, 'the opener on the editor origin is heard');
+  t.equal(calls(), 1, 'the opener on the editor origin is heard');
 });
 
 t.test('an opener is the editor only for a channel that asks, and never for a framed page', async (t) => {
