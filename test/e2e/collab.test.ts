@@ -249,8 +249,15 @@ t.test('popup size and the mention list flipping above when less than 160 px is 
   await site.waitForSelector(THREAD);
   await area.pressSequentially('@');
   const flipped = await site.waitForSelector(`${UI} .collab-mentions:not([hidden])`);
-  const [above, low] = await Promise.all([flipped.boundingBox(), area.boundingBox()]);
-  t.ok(above && low && above.y + above.height <= low.y + 1, 'above the input when less than 160 px is free');
+  // The list is placed a frame after it shows (floating-ui measures first): wait for it to settle above.
+  const settled = await until(
+    async () => {
+      const [above, low] = await Promise.all([flipped.boundingBox(), area.boundingBox()]);
+      return above && low && above.y + above.height <= low.y + 1 && { above, low };
+    },
+    { what: 'the mention list to be placed above the input', timeout: 5_000 },
+  ).catch(() => undefined);
+  t.ok(settled, 'above the input when less than 160 px is free');
 });
 
 t.test('a popup near the bottom is placed again, with its own size, inside the viewport', async (t) => {
