@@ -263,7 +263,7 @@ async function renderPage(
   if (speculationAllowed(request.headers)) reply.header('speculation-rules', SPECULATION_RULES_URL);
   reply.header('accept-ch', ACCEPT_CH);
   const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${vary}, ${SPECULATION_VARY.join(', ')}` : SPECULATION_VARY.join(', '));
+  reply.header('vary', vary ? `${vary}, ${SPECULATION_VARY}` : SPECULATION_VARY);
   if (cached instanceof RenderedPage) return sendRendered(request, reply, cached);
   if (outcome?.kind !== 'page') throw new Error('page render produced no outcome');
   const started = performance.now();

@@ -13,7 +13,7 @@ export const SLOW_CONNECTIONS: ReadonlySet<string> = new Set(['slow-2g', '2g']);
 export const ACCEPT_CH = 'ECT, Save-Data';
 
 /** What the answer depends on: a shared cache must keep one copy per hint value. */
-export const SPECULATION_VARY = ['ECT', 'Save-Data'] as const;
+export const SPECULATION_VARY = 'ECT, Save-Data';
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
