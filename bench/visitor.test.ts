@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bestOf, formatVisitor, runOf, type VisitorRow } from './visitor.ts';
+import { bestOf, formatVisitor, runOf, scriptBytesInGraphs, type VisitorRow } from './visitor.ts';
 
 /** The visitor table's arithmetic: figures from a Lighthouse result, best of the runs, the contract's line. */
 const audits = (lcp: number | undefined, items: { resourceType: string; transferSize: number }[] = []) => ({
@@ -27,12 +27,30 @@ t.test('a result without LCP says so instead of giving figures', async (t) => {
   t.same(runOf(audits(undefined)), { error: 'no largest-contentful-paint: NO_LCP' });
 });
 
-t.test('best of the runs takes each figure at its lowest', async (t) => {
-  const runs = [
-    { lcp: 1500, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7 },
-    { lcp: 1100, tbt: 90, cls: 0.01, jsBytes: 5, imageBytes: 7 },
+t.test(
+  'best of the runs takes each figure at its lowest, and the scripts in the LCP graph at their most',
+  async (t) => {
+    const runs = [
+      { lcp: 1500, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7, lcpScriptBytes: 0 },
+      { lcp: 1100, tbt: 90, cls: 0.01, jsBytes: 5, imageBytes: 7, lcpScriptBytes: 3 },
+    ];
+    t.same(bestOf(runs), { lcp: 1100, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7, lcpScriptBytes: 3 });
+  },
+);
+
+t.test("the scripts in Lantern's LCP graphs count once each, and nothing else counts", async (t) => {
+  const script = (url: string, transferSize: number) => ({
+    type: 'network',
+    request: { url, resourceType: 'Script', transferSize },
+  });
+  const optimistic = [script('/runtime.js', 100), { type: 'cpu' }];
+  const pessimistic = [
+    script('/runtime.js', 100),
+    script('/react-dom.js', 5000),
+    { type: 'network', request: { url: '/hero.jpg', resourceType: 'Image', transferSize: 9000 } },
   ];
-  t.same(bestOf(runs), { lcp: 1100, tbt: 10, cls: 0, jsBytes: 5, imageBytes: 7 });
+  t.equal(scriptBytesInGraphs([optimistic, pessimistic]), 5100);
+  t.equal(scriptBytesInGraphs([[], []]), 0);
 });
 
 t.test('the table ends with the product page ratio, in the contract form', async (t) => {
@@ -44,6 +62,7 @@ t.test('the table ends with the product page ratio, in the contract form', async
     cls: 0,
     jsBytes: 2048,
     imageBytes: 0,
+    lcpScriptBytes: 512,
   });
   const lines = formatVisitor(
     [
@@ -54,7 +73,10 @@ t.test('the table ends with the product page ratio, in the contract form', async
     ],
     3,
   );
-  t.match(lines[0], /^visitor \(Lighthouse mobile, simulated, best of 3\)\s+LCP ms\s+TBT ms\s+CLS\s+JS KB\s+image KB$/);
-  t.match(lines[3], /^product page, React islands\s+1320\s+0\s+0\.000\s+2\.0\s+0\.0$/);
+  t.match(
+    lines[0],
+    /^visitor \(Lighthouse mobile, simulated, best of 3\)\s+LCP ms\s+TBT ms\s+CLS\s+JS KB\s+JS in LCP graph KB\s+image KB$/,
+  );
+  t.match(lines[3], /^product page, React islands\s+1320\s+0\s+0\.000\s+2\.0\s+0\.5\s+0\.0$/);
   t.equal(lines.at(-1), 'product page LCP with React islands: 110% of the page without JavaScript');
 });

@@ -1,4 +1,4 @@
-import { type ComponentType, createElement } from 'react';
+import { type ComponentType, createElement, startTransition } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 
 /**
@@ -7,5 +7,12 @@ import { hydrateRoot, type Root } from 'react-dom/client';
  * (a long task on a slow phone for React DOM) never runs before the first paint.
  */
 export function hydrateIsland(el: HTMLElement, component: ComponentType<object>, props: object): Root {
-  return hydrateRoot(el, createElement(component, props));
+  let root: Root | undefined;
+  // A plain hydrateRoot hydrates at the default priority, in one task however large the island; in a
+  // transition React works in slices of a few milliseconds and yields between them (decision 0183).
+  startTransition(() => {
+    root = hydrateRoot(el, createElement(component, props));
+  });
+  if (!root) throw new Error('hydrateRoot returned no root');
+  return root;
 }

@@ -1,3 +1,4 @@
+import { afterLargestPaint } from './after-paint.ts';
 import { showUpdateNotice, watchBuild } from './build-update.ts';
 import { startPrefetch } from './prefetch.ts';
 import { reloadOnce } from './reload-guard.ts';
@@ -9,14 +10,12 @@ import { readRuntimeData } from './runtime-data.ts';
 const data = readRuntimeData(document);
 document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));
 window.addEventListener('vite:preloadError', () => reloadOnce(location.pathname + location.search));
-// Islands, and what rides along with them, wait for the page's load (the stylesheet and the hero
-// image are in, so the largest paint is done) before anything they need is fetched: decision 0153.
-const afterLoad = (run: () => void) =>
-  document.readyState === 'complete' ? run() : window.addEventListener('load', run, { once: true });
+// Islands, and what rides along with them, wait until the largest paint is on screen (the hero
+// image loaded and painted) before anything they need is fetched: decisions 0153 and 0182.
 // Prefetching and the build check wait for an idle moment after that: hydration comes first.
 const later = (run: () => void) =>
   'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 3000 }) : setTimeout(run, 1000);
-afterLoad(() => {
+afterLargestPaint(() => {
   start();
   later(() => {
     startPrefetch();
