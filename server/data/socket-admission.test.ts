@@ -1,6 +1,6 @@
 import t from 'tap';
 import { tokenBucket } from './socket.ts';
-import { addressSubscriptions, operationAdmission } from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, socketPlaces } from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
@@ -136,4 +136,30 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
   t.ok(open(two, '6'), 'a closed socket’s subscriptions end with it');
   held.forget('a');
   t.same([open(one, '7'), open(one, '8'), open(one, '9')], [true, true, true], 'an address forgotten starts again');
+});
+
+t.test('at the socket cap the oldest socket of the address holding the most gives way', async (t) => {
+  const places = socketPlaces<string>(5, 3);
+  const gaveWay: string[] = [];
+  const take = (address: string, socket: string) => places.take(address, socket, () => gaveWay.push(socket));
+  const releases = ['a1', 'a2', 'a3', 'b1', 'b2'].map((name) => take(name.slice(0, 1), name));
+  t.ok(
+    releases.every((release) => release),
+    'five places taken',
+  );
+  t.notOk(take('a', 'a4'), 'an address holds at most its share');
+  t.ok(take('c', 'c1'), 'at the cap a newcomer gets in');
+  t.same(gaveWay, ['a1'], "in the place of the heaviest address's oldest socket");
+  t.notOk(take('b', 'b3'), 'not when its address would then hold as many as the heaviest');
+  t.notOk(take('c', 'c2'), 'nor the newcomer’s own address');
+  t.ok(take('d', 'd1'), 'another address would hold fewer: it gets in');
+  t.same(gaveWay, ['a1', 'a2'], 'a gave way again: of the two holding the most, the first found');
+  t.equal(places.open(), 5, 'never more than the cap');
+  releases[0]?.();
+  t.equal(places.open(), 5, 'a socket that gave way releases nothing twice');
+  releases[3]?.();
+  t.equal(places.open(), 4, 'a socket closing frees its place');
+  t.equal(places.of('b'), 1, 'and its address’s');
+  t.ok(take('b', 'b4'), 'so one more gets in without anybody giving way');
+  t.same(gaveWay, ['a1', 'a2']);
 });

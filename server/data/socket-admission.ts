@@ -106,3 +106,52 @@ export function addressSubscriptions(perAddress: number) {
     },
   };
 }
+
+/**
+ * The places for open sockets: at most `total` over all addresses and `perAddress` for one. At the
+ * total, a newcomer whose address would still hold fewer than the address holding the most takes
+ * the place of that address's oldest socket (decision 0178): sockets are never idle while they hold
+ * a subscription, so a flood from a few dozen addresses would otherwise keep every visitor's live
+ * price out. A newcomer whose address would then hold as many as any other is refused.
+ */
+export function socketPlaces<S>(total: number, perAddress: number) {
+  /** Each address's sockets, oldest first, with how each is told to give way. */
+  const held = new Map<string, Map<S, () => void>>();
+  let open = 0;
+  const release = (address: string, socket: S) => {
+    const own = held.get(address);
+    if (!own?.delete(socket)) return;
+    open--;
+    if (own.size === 0) held.delete(address);
+  };
+  return {
+    /**
+     * A place for `socket` of `address`: its release (once is enough; later calls do nothing), or
+     * undefined when refused. `giveWay` is called, once, if it is later closed to make room.
+     */
+    take(address: string, socket: S, giveWay: () => void): (() => void) | undefined {
+      const count = held.get(address)?.size ?? 0;
+      if (count >= perAddress) return undefined;
+      if (open >= total) {
+        let heaviest: string | undefined;
+        let most = 0;
+        for (const [other, sockets] of held) {
+          if (sockets.size > most) [heaviest, most] = [other, sockets.size];
+        }
+        if (heaviest === undefined || count + 1 >= most) return undefined;
+        const [oldest, close] = held.get(heaviest)?.entries().next().value ?? [];
+        if (oldest === undefined || !close) return undefined;
+        release(heaviest, oldest);
+        close();
+      }
+      const own = held.get(address) ?? new Map<S, () => void>();
+      held.set(address, own.set(socket, giveWay));
+      open++;
+      return () => release(address, socket);
+    },
+    /** Sockets holding a place now. */
+    open: () => open,
+    /** Sockets `address` holds now. */
+    of: (address: string) => held.get(address)?.size ?? 0,
+  };
+}
