@@ -199,6 +199,21 @@ export function attachGraphQLSocket(
     }),
   ];
   const admission = operationAdmission(limits.operationsPerTurn, limits.operationsWaiting);
+  /**
+   * Each document's validation errors, kept as long as the document is (the parse cache holds the
+   * documents pages send): the schema and rules never change, and validating the same subscribe
+   * again was most of a socket flood's cost (decision 0179).
+   */
+  const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  const validationOf = (document: DocumentNode): readonly GraphQLError[] => {
+    const known = validated.get(document);
+    if (known) return known;
+    // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+    const limited = validate(schema, document, [documentLimits, operationLimits]);
+    const errors = limited.length > 0 ? limited : validate(schema, document, [...specifiedRules, ...options.rules]);
+    validated.set(document, errors);
+    return errors;
+  };
   const clientSubscriptions = addressSubscriptions(limits.subscriptionsPerClient);
   const graphqlWs = serveGraphQLOverSockets<SocketExtra>(
     wss,
@@ -265,10 +280,7 @@ export function attachGraphQLSocket(
             }),
           ];
         }
-        // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-        const limited = validate(schema, document, [documentLimits, operationLimits]);
-        if (limited.length > 0) return limited;
-        const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
+        const invalid = validationOf(document);
         if (invalid.length > 0) return invalid;
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
