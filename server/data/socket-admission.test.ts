@@ -163,3 +163,43 @@ t.test('at the socket cap the oldest socket of the address holding the most give
   t.ok(take('b', 'b4'), 'so one more gets in without anybody giving way');
   t.same(gaveWay, ['a1', 'a2']);
 });
+
+t.test(
+  'with the line full, the address that sent the most over the last second gives way, not the one waiting most',
+  async (t) => {
+    let clock = 0;
+    let next: (() => void) | undefined;
+    const admit = operationAdmission(
+      2,
+      3,
+      (turn) => {
+        next = turn;
+      },
+      () => clock,
+    );
+    const outcome: Record<string, string> = {};
+    const send = (name: string) => {
+      const answer = admit(name.slice(0, 1));
+      if (typeof answer === 'boolean') outcome[name] = answer ? 'started' : 'refused';
+      else void answer.then((ok) => (outcome[name] = ok ? 'started' : 'refused'));
+    };
+    // A flood's address: five in this second, of which only the last waits.
+    for (const name of ['a1', 'a2', 'a3']) send(name);
+    clock = 300;
+    next?.();
+    // a3 and a4 use this turn: the next ones wait.
+    for (const name of ['a4', 'a5', 'v1', 'v2']) send(name);
+    // The line is full; a visitor's burst holds the most waiting, the flood sent the most.
+    clock = 400;
+    send('v3');
+    await new Promise((resolve) => setImmediate(resolve));
+    t.equal(outcome.v3, undefined, "the visitor's third waits");
+    t.equal(outcome.a4, 'started');
+    t.equal(outcome.a5, 'refused', 'the flood’s newest gave way');
+    // The next turn serves the visitor's that wait.
+    clock = 500;
+    next?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    t.same([outcome.v1, outcome.v2], ['started', 'started']);
+  },
+);
