@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { hostileCase, worstHealthMs } from './attack.ts';
 import { startProductionServer } from './production-server.ts';
 import type { FloodMessage, FloodOrder, FloodReport } from './socket-flood.ts';
+import type { ReconnectFloodOrder, ReconnectFloodReport } from './socket-reconnect-flood.ts';
 
 /**
  * The socket findings of the outside attack on issue 32's guards, against the production build:
@@ -175,6 +176,32 @@ await hostileCase(
       [],
       'every one of the visitor’s queries answered, none SERVER_BUSY',
     );
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '73. sockets reconnecting after every burst of queries: /healthcheck over new connections stays within a second',
+  async (t) => {
+    // Scaled from the attack's 20 addresses × 20 sockets × 19 queries (about 1,300 a second).
+    const order: Omit<ReconnectFloodOrder, 'port'> = {
+      addresses: 10,
+      perAddress: 20,
+      burst: 19,
+      query: 'query { product(id:"4711", locale:"en-GB") { id price { amount } } }',
+      seconds: 6,
+      subnet: 9,
+    };
+    const worker = new Worker(new URL('./socket-reconnect-flood.ts', import.meta.url), {
+      workerData: { port, ...order },
+    });
+    t.teardown(() => worker.terminate());
+    const report = await new Promise<ReconnectFloodReport>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    t.ok(report.connections > order.addresses * order.perAddress, `the flood reconnected (${JSON.stringify(report)})`);
   },
 );
 
