@@ -17,7 +17,7 @@ import { type DataOptions, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
 import type { UpgradeRefusalReason } from './data/upgrade-policy.ts';
 import { clientAddresses } from './http/client-address.ts';
-import { type ConnectionCaps, capConnections, connectionCaps } from './http/connection-caps.ts';
+import { type ConnectionCaps, capConnections, connectionCaps, socketCap } from './http/connection-caps.ts';
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
 import { secureResponses } from './http/security-headers.ts';
 import { isStaticFile, serveFiles } from './http/static-files.ts';
@@ -89,6 +89,8 @@ export interface ServerOptions {
   devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** TCP connections held at most, in total and per client address (CONNECTIONS_MAX, CONNECTIONS_PER_ADDRESS). */
   connections?: Partial<ConnectionCaps>;
+  /** Open WebSockets held at most (SOCKETS_MAX); a quarter of the connection cap when absent. */
+  socketsMax?: number | undefined;
   /** Socket idle, whole-request and keep-alive limits; tests shorten them. */
   timeouts?: { connectionMs?: number; requestMs?: number; keepAliveMs?: number };
   /** Set false to render every request (the rendered-HTML cache is on by default). */
@@ -171,7 +173,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const sites = sitesConfig.config;
   const hosts = createHostResolver(sites, options.forceHost);
   const addresses = clientAddresses(options.trustProxy);
-  const connections = capConnections(app.server, connectionCaps(options.connections), {
+  const caps = connectionCaps(options.connections);
+  const socketsMax = socketCap(caps, options.socketsMax);
+  const connections = capConnections(app.server, caps, {
     isTrustedProxy: addresses.isTrustedProxy,
     onRefused: (reason) => options.metrics?.connectionRefused(reason),
     onIdleClosed: () => options.metrics?.idleConnectionClosed(),
@@ -358,6 +362,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       ...(metrics ? { onUpgradeRefused: (reason: UpgradeRefusalReason) => metrics.upgradeRefused(reason) } : {}),
       ...(shared ? { shareCatalog: shared.shareCatalog } : {}),
       ...data,
+      socketLimits: { total: socketsMax, ...data.socketLimits },
     });
   }
 

@@ -101,6 +101,7 @@ async function runServer(env: Env): Promise<void> {
       perAddress: env.CONNECTIONS_PER_ADDRESS,
       firstByteMs: env.HTTP_FIRST_BYTE_TIMEOUT_MS,
     },
+    socketsMax: env.SOCKETS_MAX,
     timeouts: { requestMs: env.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS },
     data: {
       url: env.GRAPHQL_URL,

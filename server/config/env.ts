@@ -27,6 +27,8 @@ const EnvSchema = Type.Object({
   // TCP connections held at most, in total and per client address (server/http/connection-caps.ts).
   CONNECTIONS_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
   CONNECTIONS_PER_ADDRESS: Type.Optional(Type.Integer({ minimum: 1 })),
+  // Open WebSockets held at most (server/http/connection-caps.ts `socketCap`).
+  SOCKETS_MAX: Type.Optional(Type.Integer({ minimum: 1 })),
   // Deadlines of a connection (server/app.ts): its first byte, its whole request (headers within
   // 10 s of it), and the idle time between requests; tests shorten them.
   HTTP_FIRST_BYTE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { tokenBucket } from './socket.ts';
-import { addressSubscriptions, operationAdmission } from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, socketPlaces } from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
@@ -137,3 +137,69 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
   held.forget('a');
   t.same([open(one, '7'), open(one, '8'), open(one, '9')], [true, true, true], 'an address forgotten starts again');
 });
+
+t.test('at the socket cap the oldest socket of the address holding the most gives way', async (t) => {
+  const places = socketPlaces<string>(5, 3);
+  const gaveWay: string[] = [];
+  const take = (address: string, socket: string) => places.take(address, socket, () => gaveWay.push(socket));
+  const releases = ['a1', 'a2', 'a3', 'b1', 'b2'].map((name) => take(name.slice(0, 1), name));
+  t.ok(
+    releases.every((release) => release),
+    'five places taken',
+  );
+  t.notOk(take('a', 'a4'), 'an address holds at most its share');
+  t.ok(take('c', 'c1'), 'at the cap a newcomer gets in');
+  t.same(gaveWay, ['a1'], "in the place of the heaviest address's oldest socket");
+  t.notOk(take('b', 'b3'), 'not when its address would then hold as many as the heaviest');
+  t.notOk(take('c', 'c2'), 'nor the newcomer’s own address');
+  t.ok(take('d', 'd1'), 'another address would hold fewer: it gets in');
+  t.same(gaveWay, ['a1', 'a2'], 'a gave way again: of the two holding the most, the first found');
+  t.equal(places.open(), 5, 'never more than the cap');
+  releases[0]?.();
+  t.equal(places.open(), 5, 'a socket that gave way releases nothing twice');
+  releases[3]?.();
+  t.equal(places.open(), 4, 'a socket closing frees its place');
+  t.equal(places.of('b'), 1, 'and its address’s');
+  t.ok(take('b', 'b4'), 'so one more gets in without anybody giving way');
+  t.same(gaveWay, ['a1', 'a2']);
+});
+
+t.test(
+  'with the line full, the address that sent the most over the last second gives way, not the one waiting most',
+  async (t) => {
+    let clock = 0;
+    let next: (() => void) | undefined;
+    const admit = operationAdmission(
+      2,
+      3,
+      (turn) => {
+        next = turn;
+      },
+      () => clock,
+    );
+    const outcome: Record<string, string> = {};
+    const send = (name: string) => {
+      const answer = admit(name.slice(0, 1));
+      if (typeof answer === 'boolean') outcome[name] = answer ? 'started' : 'refused';
+      else void answer.then((ok) => (outcome[name] = ok ? 'started' : 'refused'));
+    };
+    // A flood's address: five in this second, of which only the last waits.
+    for (const name of ['a1', 'a2', 'a3']) send(name);
+    clock = 300;
+    next?.();
+    // a3 and a4 use this turn: the next ones wait.
+    for (const name of ['a4', 'a5', 'v1', 'v2']) send(name);
+    // The line is full; a visitor's burst holds the most waiting, the flood sent the most.
+    clock = 400;
+    send('v3');
+    await new Promise((resolve) => setImmediate(resolve));
+    t.equal(outcome.v3, undefined, "the visitor's third waits");
+    t.equal(outcome.a4, 'started');
+    t.equal(outcome.a5, 'refused', 'the flood’s newest gave way');
+    // The next turn serves the visitor's that wait.
+    clock = 500;
+    next?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    t.same([outcome.v1, outcome.v2], ['started', 'started']);
+  },
+);

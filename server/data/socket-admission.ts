@@ -9,15 +9,19 @@
  * loop, whatever the number of sockets. The next ones wait in a line per client address, and the
  * addresses take turns: each turn starts one operation of each waiting address in rotation, so a
  * light address waits a few turns behind a flood, not behind the flood's whole line. With
- * `maxWaiting` waiting, the operation refused (false) is one from the address with the most
- * waiting: the one arriving if its address would then have as many as any other, else the newest
+ * `maxWaiting` waiting, the operation refused (false) is one from the waiting address that sent the
+ * most over about the last second (its share, not what it holds at this instant: a visitor's burst
+ * of a dozen is more than each of a flood's many light addresses holds at once, but far less than
+ * each sends in a second): the one arriving if its address sent at least as many, else the newest
  * of the heaviest address's, and the one arriving takes its place.
  */
 export function operationAdmission(
   perTurn: number,
   maxWaiting: number,
   schedule: (turn: () => void) => void = setImmediate,
+  now: () => number = () => performance.now(),
 ): (address: string) => boolean | Promise<boolean> {
+  const sent = recentCounts(now);
   let used = 0;
   let scheduled = false;
   let waiting = 0;
@@ -47,12 +51,18 @@ export function operationAdmission(
     scheduled = true;
     schedule(nextTurn);
   };
+  /** The line of the waiting address that sent the most lately, and how many it sent. */
   const heaviest = () => {
     let most: ((admitted: boolean) => void)[] = [];
-    for (const line of lines.values()) if (line.length > most.length) most = line;
-    return most;
+    let mostSent = 0;
+    for (const [address, line] of lines) {
+      const count = sent.of(address);
+      if (line.length > 0 && count > mostSent) [most, mostSent] = [line, count];
+    }
+    return { line: most, sent: mostSent };
   };
   return (address) => {
+    sent.add(address);
     if (used < perTurn && waiting === 0) {
       used++;
       later();
@@ -61,13 +71,42 @@ export function operationAdmission(
     const own = lines.get(address) ?? [];
     if (waiting >= maxWaiting) {
       const most = heaviest();
-      if (own.length + 1 >= most.length) return false;
-      most.pop()?.(false);
+      if (sent.of(address) >= most.sent) return false;
+      most.line.pop()?.(false);
       waiting--;
     }
     lines.set(address, own);
     waiting++;
     return new Promise((resolve) => own.push(resolve));
+  };
+}
+
+/**
+ * Operations each address sent over about the last second: this second's count plus the last
+ * one's, weighed by how much of it is still within a second. Two maps, so only the addresses
+ * heard from in the last two seconds are kept.
+ */
+function recentCounts(now: () => number) {
+  let second = Math.floor(now() / 1000);
+  let current = new Map<string, number>();
+  let previous = new Map<string, number>();
+  const roll = () => {
+    const at = Math.floor(now() / 1000);
+    if (at === second) return;
+    previous = at === second + 1 ? current : new Map();
+    current = new Map();
+    second = at;
+  };
+  return {
+    add(address: string) {
+      roll();
+      current.set(address, (current.get(address) ?? 0) + 1);
+    },
+    of(address: string): number {
+      roll();
+      const left = 1 - (now() % 1000) / 1000;
+      return (current.get(address) ?? 0) + (previous.get(address) ?? 0) * left;
+    },
   };
 }
 
@@ -104,5 +143,54 @@ export function addressSubscriptions(perAddress: number) {
     forget(address: string) {
       held.delete(address);
     },
+  };
+}
+
+/**
+ * The places for open sockets: at most `total` over all addresses and `perAddress` for one. At the
+ * total, a newcomer whose address would still hold fewer than the address holding the most takes
+ * the place of that address's oldest socket (decision 0178): sockets are never idle while they hold
+ * a subscription, so a flood from a few dozen addresses would otherwise keep every visitor's live
+ * price out. A newcomer whose address would then hold as many as any other is refused.
+ */
+export function socketPlaces<S>(total: number, perAddress: number) {
+  /** Each address's sockets, oldest first, with how each is told to give way. */
+  const held = new Map<string, Map<S, () => void>>();
+  let open = 0;
+  const release = (address: string, socket: S) => {
+    const own = held.get(address);
+    if (!own?.delete(socket)) return;
+    open--;
+    if (own.size === 0) held.delete(address);
+  };
+  return {
+    /**
+     * A place for `socket` of `address`: its release (once is enough; later calls do nothing), or
+     * undefined when refused. `giveWay` is called, once, if it is later closed to make room.
+     */
+    take(address: string, socket: S, giveWay: () => void): (() => void) | undefined {
+      const count = held.get(address)?.size ?? 0;
+      if (count >= perAddress) return undefined;
+      if (open >= total) {
+        let heaviest: string | undefined;
+        let most = 0;
+        for (const [other, sockets] of held) {
+          if (sockets.size > most) [heaviest, most] = [other, sockets.size];
+        }
+        if (heaviest === undefined || count + 1 >= most) return undefined;
+        const [oldest, close] = held.get(heaviest)?.entries().next().value ?? [];
+        if (oldest === undefined || !close) return undefined;
+        release(heaviest, oldest);
+        close();
+      }
+      const own = held.get(address) ?? new Map<S, () => void>();
+      held.set(address, own.set(socket, giveWay));
+      open++;
+      return () => release(address, socket);
+    },
+    /** Sockets holding a place now. */
+    open: () => open,
+    /** Sockets `address` holds now. */
+    of: (address: string) => held.get(address)?.size ?? 0,
   };
 }

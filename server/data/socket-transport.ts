@@ -5,6 +5,12 @@ import { ERROR_LOG_LIMITS, logBudget } from './error-log.ts';
 
 /** How often a socket is pinged; one that has not answered by the next ping is cut (graphql-ws's default). */
 const KEEP_ALIVE_MS = 12_000;
+/**
+ * How long a socket the protocol closes may take to answer the close frame before it is cut. `ws`
+ * waits 30 s for it: a client that never sent `connection_init` and never answers held its place
+ * 33 s instead of the 3 s graphql-ws allows it (decision 0178).
+ */
+const CLOSE_ANSWER_MS = 2_000;
 
 export interface SocketLog {
   warn(details: object, message: string): void;
@@ -64,7 +70,10 @@ export function serveGraphQLOverSockets<E extends { socket: WebSocket; request: 
             if (socket.readyState !== socket.OPEN) return resolve();
             socket.send(data, (error) => (error ? reject(error) : resolve()));
           }),
-        close: (code, reason) => socket.close(code, reason),
+        close: (code, reason) => {
+          socket.close(code, reason);
+          setTimeout(() => socket.terminate(), CLOSE_ANSWER_MS).unref();
+        },
         onMessage: (handle) =>
           socket.on('message', (data) => {
             if (!transport.admit(socket)) return;

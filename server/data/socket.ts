@@ -17,7 +17,7 @@ import type { Catalog } from './catalog.ts';
 import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
-import { addressSubscriptions, operationAdmission } from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, socketPlaces } from './socket-admission.ts';
 import { type SocketLog, serveGraphQLOverSockets } from './socket-transport.ts';
 import {
   refuseUpgrade,
@@ -43,6 +43,8 @@ import {
 export const SOCKET_MAX_PAYLOAD = 16 * 1024;
 /** Subscriptions one socket may hold: a page has a handful of live prices, not hundreds. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
+/** How long a new socket may take to send `connection_init`: a page's client sends it at once. */
+const CONNECTION_INIT_MS = 3_000;
 /** How long a socket closed for a slow reader may take to flush its close frame before it is cut. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -119,12 +121,14 @@ export const SOCKET_LIMITS: SocketLimits = {
 /**
  * How the server closes a socket on its own. 1000 for an idle socket: graphql-ws's client reconnects
  * after it only when it holds subscriptions again. 1008 (policy violation) for a reader too slow or
- * a sender too fast; graphql-ws's client reconnects after it with its back-off.
+ * a sender too fast, 1013 (try again later) for the oldest socket of the address holding the most
+ * when the socket cap is reached; graphql-ws's client reconnects after either with its back-off.
  */
 export const SOCKET_CLOSE = {
   idle: { code: 1000, reason: 'Idle: no subscription' },
   slowReader: { code: 1008, reason: 'Too many unread messages' },
   tooManyMessages: { code: 1008, reason: 'Too many messages' },
+  makeRoom: { code: 1013, reason: 'Try again later: the server is full' },
 } as const;
 
 type CloseReason = (typeof SOCKET_CLOSE)[keyof typeof SOCKET_CLOSE];
@@ -195,12 +199,28 @@ export function attachGraphQLSocket(
     }),
   ];
   const admission = operationAdmission(limits.operationsPerTurn, limits.operationsWaiting);
+  /**
+   * Each document's validation errors, kept as long as the document is (the parse cache holds the
+   * documents pages send): the schema and rules never change, and validating the same subscribe
+   * again was most of a socket flood's cost (decision 0179).
+   */
+  const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  const validationOf = (document: DocumentNode): readonly GraphQLError[] => {
+    const known = validated.get(document);
+    if (known) return known;
+    // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+    const limited = validate(schema, document, [documentLimits, operationLimits]);
+    const errors = limited.length > 0 ? limited : validate(schema, document, [...specifiedRules, ...options.rules]);
+    validated.set(document, errors);
+    return errors;
+  };
   const clientSubscriptions = addressSubscriptions(limits.subscriptionsPerClient);
   const graphqlWs = serveGraphQLOverSockets<SocketExtra>(
     wss,
     {
       schema,
-      // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
+      // A socket that has not sent connection_init by then is closed (4408) and cut soon after.
+      connectionInitWaitTimeout: CONNECTION_INIT_MS,
       onConnect: (ctx) => {
         const token = bearerToken(authorizationOf(ctx.connectionParams));
         if (token === undefined) {
@@ -260,10 +280,7 @@ export function attachGraphQLSocket(
             }),
           ];
         }
-        // The HTTP path's rules for every operation on a socket too: the limits alone first, as there.
-        const limited = validate(schema, document, [documentLimits, operationLimits]);
-        if (limited.length > 0) return limited;
-        const invalid = validate(schema, document, [...specifiedRules, ...options.rules]);
+        const invalid = validationOf(document);
         if (invalid.length > 0) return invalid;
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
@@ -290,8 +307,7 @@ export function attachGraphQLSocket(
     },
   );
 
-  const perClient = new Map<string, number>();
-  let total = 0;
+  const places = socketPlaces<Duplex>(limits.total, limits.perClient);
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node takes its own error listener off a socket it hands to `upgrade`: without one, a client's
     // reset (ECONNRESET) would be an uncaught exception and end the process. A reset is no news.
@@ -302,24 +318,26 @@ export function attachGraphQLSocket(
       return;
     }
     const client = clientOf(request);
-    const held = perClient.get(client) ?? 0;
-    const refusal =
-      refuseUpgrade(
-        {
-          host: request.headers.host,
-          origin: request.headers.origin,
-          hostHeaders: hostHeaderCount(request.rawHeaders),
-        },
-        options.policy ?? {},
-      ) ??
-      (total >= limits.total || held >= limits.perClient
-        ? {
-            status: 503 as const,
-            reason: 'socket_cap' as const,
-            message: 'Too many open sockets. Please try again shortly.',
-          }
-        : undefined);
-    if (refusal) {
+    let upgraded: WebSocket | undefined;
+    const release = refuseUpgrade(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        hostHeaders: hostHeaderCount(request.rawHeaders),
+      },
+      options.policy ?? {},
+    ) ??
+      // At the cap, the oldest socket of the address holding the most gives way (decision 0178).
+      places.take(client, socket, () => {
+        if (upgraded) closeForPolicy(upgraded, SOCKET_CLOSE.makeRoom);
+        else socket.destroy();
+      }) ?? {
+        status: 503 as const,
+        reason: 'socket_cap' as const,
+        message: 'Too many open sockets. Please try again shortly.',
+      };
+    if (typeof release !== 'function') {
+      const refusal = release;
       options.onRefused?.(refusal.reason);
       // Answered, then closed: a client that never closes its side would otherwise hold the
       // socket (and its descriptor) for as long as it liked.
@@ -328,17 +346,11 @@ export function attachGraphQLSocket(
       socket.once('close', () => clearTimeout(deadline));
       return;
     }
-    total++;
-    perClient.set(client, held + 1);
     socket.once('close', () => {
-      total--;
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left > 0) perClient.set(client, left);
-      else {
-        perClient.delete(client);
-        addressBudgets.delete(client);
-        clientSubscriptions.forget(client);
-      }
+      release();
+      if (places.of(client) > 0) return;
+      addressBudgets.delete(client);
+      clientSubscriptions.forget(client);
     });
     let addressBudget = addressBudgets.get(client);
     if (!addressBudget) {
@@ -348,6 +360,7 @@ export function attachGraphQLSocket(
     const ownBudget = tokenBucket(limits.messageBurst, limits.messagesPerSecond);
     const shared = addressBudget;
     wss.handleUpgrade(request, socket, head, (ws) => {
+      upgraded = ws;
       budgets.set(ws, () => ownBudget() && shared());
       wss.emit('connection', ws, request);
     });

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { connectionCaps } from './connection-caps.ts';
+import { connectionCaps, socketCap } from './connection-caps.ts';
 
 /** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
 
@@ -194,4 +194,13 @@ t.test('the reserved places are for this machine itself: the probe gets in when 
   await Promise.all(Array.from({ length: 2 }, () => hold(t, port, '127.0.0.5')));
   t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
   t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
+});
+
+t.test('sockets get a quarter of the connection cap by default, and never more than half', async (t) => {
+  t.equal(socketCap(connectionCaps({ total: 512 })), 128, 'a quarter');
+  t.equal(socketCap(connectionCaps({ total: 10_000 })), 2_000, 'at most 2,000');
+  t.equal(socketCap(connectionCaps({ total: 100 }), 50), 50, 'a configured cap up to half');
+  t.throws(() => socketCap(connectionCaps({ total: 100 }), 51), {
+    message: /SOCKETS_MAX \(51\) must be at most half of CONNECTIONS_MAX \(100\)/,
+  });
 });

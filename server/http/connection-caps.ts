@@ -162,6 +162,22 @@ export function connectionCaps(
   };
 }
 
+/**
+ * Open WebSockets the server holds at most: a quarter of the connection cap by default (at most
+ * 2,000, 4–6 KB of heap each), at most half of it when configured. A socket holding a subscription
+ * is never idle, so it never gives its place to a page request as an idle connection does
+ * (decision 0178): the rest of the places must stay for pages.
+ */
+export function socketCap(caps: ConnectionCaps, configured?: number): number {
+  if (configured === undefined) return Math.max(1, Math.min(2_000, Math.floor(caps.total / 4)));
+  if (configured > caps.total / 2) {
+    throw new Error(
+      `SOCKETS_MAX (${configured}) must be at most half of CONNECTIONS_MAX (${caps.total}): sockets would take the places pages need`,
+    );
+  }
+  return configured;
+}
+
 /** The soft limit on open files (Node raises it to the hard limit at start), or undefined off Linux. */
 function descriptorLimit(): number | undefined {
   try {

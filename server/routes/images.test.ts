@@ -7,6 +7,7 @@ import { IMAGE_WIDTHS } from '../../common/images.ts';
 import { demoServer, HOSTS } from '../../test/helpers.ts';
 import { publicFolder, TEST_LIMITS } from '../../test/image-fixtures.ts';
 import { ImageSources } from '../images/sources.ts';
+import { negotiateFormat } from './images.ts';
 
 /** The image route (docs/decisions/0157): fixed widths, formats by Accept, kept on disk, guarded. */
 
@@ -47,6 +48,20 @@ t.test('widths that are not whole numbers, or past the largest, are refused with
     t.equal(res.headers['cache-control'], 'no-store');
     t.notMatch(res.body, width === '0' ? /^$/ : width, 'the input is not echoed');
   }
+});
+
+t.test('the format is the one Accept ranks highest among those it names', async (t) => {
+  const cases: [string | undefined, boolean, string][] = [
+    ['image/avif,image/webp,*/*', false, 'avif'],
+    ['image/webp;q=1, image/avif;q=0.5', false, 'webp'],
+    ['image/avif;q=0.9, image/webp;q=0.8', false, 'avif'],
+    ['image/webp,image/avif', false, 'webp'],
+    ['image/avif;q=0, image/webp', false, 'webp'],
+    ['image/avif;q=0', false, 'jpeg'],
+    ['image/*,*/*', true, 'png'],
+    [undefined, false, 'jpeg'],
+  ];
+  for (const [accept, hasAlpha, format] of cases) t.equal(negotiateFormat(accept, hasAlpha), format, `${accept}`);
 });
 
 t.test('the format follows what Accept names, and every answer varies on it', async (t) => {

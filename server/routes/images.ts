@@ -8,11 +8,15 @@ import { CONTENT_TYPES, ImageRefused, type VariantFormat, VariantMaker } from '.
 
 const WIDTH = /^[1-9][0-9]{0,4}$/;
 
-/** The best format the request's Accept names explicitly: `*∕*` and `image/*` promise nothing about AVIF. */
+/**
+ * The format the request's Accept names explicitly and ranks highest (q-value, then the header's
+ * order): `*∕*` and `image/*` promise nothing about AVIF or WebP.
+ */
 export function negotiateFormat(accept: string | undefined, hasAlpha: boolean): VariantFormat {
+  // Negotiator lists the named types best first, dropping q=0.
   const named = new Negotiator({ headers: { accept: accept ?? '' } }).mediaTypes();
-  if (named.includes('image/avif')) return 'avif';
-  if (named.includes('image/webp')) return 'webp';
+  const best = named.find((type) => type === 'image/avif' || type === 'image/webp');
+  if (best) return best === 'image/avif' ? 'avif' : 'webp';
   return hasAlpha ? 'png' : 'jpeg';
 }
 
