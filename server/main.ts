@@ -20,6 +20,8 @@ import { type MetricsServer, startMetricsServer } from './observability/metrics-
 const SHUTDOWN_GRACE_MS = 9_500;
 /** Production default of SHUTDOWN_DRAIN_MS: a few load-balancer probe intervals. */
 const PRODUCTION_DRAIN_MS = 3_000;
+/** Connections the kernel may hold for accept (it caps this at somaxconn, 4096 on Linux since 5.4). */
+const LISTEN_BACKLOG = 4096;
 
 /**
  * pino-pretty is a development dependency: a production install (`npm ci --omit=dev`) run with
@@ -151,7 +153,10 @@ async function runServer(env: Env): Promise<void> {
     },
   );
 
-  await app.listen({ port: env.PORT, host: env.HOST });
+  // Node's default backlog (511) overflows under a reconnect flood between two turns of a busy loop;
+  // the kernel then drops the handshake's last ACK and every new visitor waits a SYN-ACK
+  // retransmission (1 s, then 3) before being accepted. The kernel caps this at somaxconn.
+  await app.listen({ port: env.PORT, host: env.HOST, backlog: LISTEN_BACKLOG });
   if (metrics && cluster.isWorker) {
     // The primary asks every worker for its registry and serves the sum; constructing an aggregator
     // is what makes prom-client answer those requests in a worker.
