@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { DISHWASHER, HEADLINE, REASON, T, UI } from './builder-page.ts';
 import { received, startEditorSuite, waitFor } from './editor.ts';
-import { freePort } from './server.ts';
+import { startReferenceFixture } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's variant features and workflow-stage lock, in Chromium, with the real
@@ -16,8 +13,6 @@ import { freePort } from './server.ts';
  * known to describe 4.4.1, not our reading of it. Then Live Preview in a new tab, for our layer:
  * the editor is `window.opener`, and a foreign opener is ignored.
  */
-
-const REFERENCE = new URL('../fixtures/live-preview-utils-4.4.1/live-preview-utils-4.4.1.min.js', import.meta.url);
 
 /** The editor's answers: the same for both sites; `stage` in the query locks the entry. */
 const EDITOR = `
@@ -83,15 +78,7 @@ declare global {
 }
 
 const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
-const reference = existsSync(REFERENCE) ? await readFile(REFERENCE, 'utf8') : undefined;
-const fixture = createServer((request, response) => {
-  const js = request.url === '/lpu.js';
-  response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' });
-  response.end(js ? reference : FIXTURE);
-});
-const fixturePort = await freePort();
-fixture.listen(fixturePort, '127.0.0.1');
-t.teardown(() => fixture.close());
+const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
 
 const QUERY = 'live_preview=variants-e2e&content_type_uid=page_template&entry_uid=dishwasher&builder=true';
 
@@ -117,7 +104,7 @@ const OURS: Site = {
 
 const LPU_441: Site = {
   name: 'live-preview-utils 4.4.1',
-  url: `http://127.0.0.1:${fixturePort}/fixture?${QUERY}`,
+  url: fixture.url(`/fixture?${QUERY}`),
   ready: async (site) =>
     void (await site.waitForSelector('.visual-builder__container', { state: 'attached', timeout: 10_000 })),
   // 4.4.1's tooltip is a div whose click links; it shows on hover, so it is clicked as a script would.
@@ -179,7 +166,7 @@ const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
 
 for (const s of SITES) {
   // Without the vendored build the reference runs are skipped, and say so.
-  const skip = !reference && s === LPU_441 ? 'the vendored live-preview-utils 4.4.1 build is missing' : false;
+  const skip = s === LPU_441 && fixture.skip;
   t.test(
     `${s.name}: the highlight status is asked; variantOrder marks the lower-order variant’s fields`,
     { skip },
