@@ -9,7 +9,8 @@ import { startReferenceFixture } from './reference-441.ts';
  * @contentstack/advanced-post-message as the editor: each scenario runs twice, against our layer on
  * a storefront page and against the published 4.4.1 build (vendored under
  * test/fixtures/live-preview-utils-4.4.1) on a fixture page carrying the same tags, and asserts the
- * same messages (names and payload keys) and the same marks on the page. So each assertion is
+ * same messages (names and payload keys) and the same marks on the page, also when the editor
+ * selects a variant (`get-variant-id`: this editor answers the highlight status, as a 4.x editor does). So each assertion is
  * known to describe 4.4.1, not our reading of it. Then Live Preview in a new tab, for our layer:
  * the editor is `window.opener`, and a foreign opener is ignored.
  */
@@ -191,6 +192,31 @@ for (const s of SITES) {
       t.same(await classesOf(site, 'cs0'), [], 'removed');
     },
   );
+
+  t.test(`${s.name}: get-variant-id marks the page again with the order last shown`, { skip }, async (t) => {
+    const { site, page } = await open(t, s);
+    await addVariantFields(site);
+    await page.evaluate(async () => {
+      await window.channels.vb.send('show-variant-fields', {
+        variant_data: { variant: 'cs1', highlightVariantFields: false, variantOrder: ['cs0', 'cs1'] },
+      });
+      await window.channels.vb.send('remove-variant-fields', {});
+    });
+    t.same(await classesOf(site, 'cs0'), [], 'unmarked');
+    await page.evaluate(() => window.channels.vb.send('get-variant-id', { variant: 'cs1' }));
+    t.same(await classesOf(site, 'cs0'), [
+      'visual-builder__lower-order-variant-field',
+      'visual-builder__variant-field',
+    ]);
+    t.same(await classesOf(site, 'cs2'), ['visual-builder__disabled-variant-field']);
+    t.ok(
+      await site.evaluate(
+        (tag) => document.querySelector(`[data-cslp="${tag}"]`)?.classList.contains('visual-builder__base-field'),
+        `${T}.body_components.0.headline`,
+      ),
+      'a base entry field',
+    );
+  });
 
   t.test(`${s.name}: an unlinked field the user may link sends open-link-variant-modal`, { skip }, async (t) => {
     const { page, site } = await open(t, s, [['link', '1']]);
