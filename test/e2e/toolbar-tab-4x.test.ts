@@ -233,7 +233,7 @@ for (const s of [OURS, LPU_441]) {
       const config = (init?.data as { config?: Record<string, unknown> } | undefined)?.config;
       t.same(keysOf(config), ['href', 'mode', 'sdkVersion', 'shouldReload'], '4.4.1’s keys, no flag unless set');
       // shouldReload is the page's own choice: the storefront re-renders in place, the fixture reloads.
-      t.match(config, { mode: 1, href: s.tab });
+      t.match(config, { mode: 1, href: s.tab, sdkVersion: '4.4.1' });
       await page.evaluate(() =>
         window.channels.lp.send('client-data-send', { hash: 'tab-2', _metadata: { event_type: 'hash_change' } }),
       );

@@ -263,7 +263,7 @@ t.test('our layer in a new tab: the opener is the editor; hash_change and url_ch
   const { page, tab } = await openTab(t, editor.origin);
   await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
   const [init] = await page.evaluate(() => window.received);
-  t.match(init?.data, { config: { sdkVersion: '3.2.5', mode: 1 } });
+  t.match(init?.data, { config: { sdkVersion: '4.4.1', mode: 1 } });
   await page.evaluate(() =>
     window.channels.lp.send('client-data-send', { hash: 'tab-2', _metadata: { event_type: 'hash_change' } }),
   );
