@@ -60,7 +60,7 @@ const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><s
   const params = new URLSearchParams(location.search);
   window.received = [];
   window.openSite = () => {
-    const tab = window.open(params.get('site'), '_blank');
+    const tab = window.open(params.get('site'), params.get('name') ?? '_blank');
     const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
     lp.on('init', (event) => {
       received.push({ type: 'init', data: event.data });
@@ -71,14 +71,29 @@ const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><s
   };
 </script></body></html>`;
 
+/**
+ * A foreign page that took the editor's place in the opener window: it finds the tab by its name
+ * (an opener may reach the window it opened) and sends it a hash change.
+ */
+const USURPER = `<!doctype html><html><body><script src="/apm.js"></script><script>
+  const tab = window.open('', new URLSearchParams(location.search).get('name'));
+  const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
+  window.received = [];
+  lp.on('init', (event) => void received.push({ type: 'init', data: event.data }));
+  window.result = lp.send('client-data-send', { hash: 'evil', _metadata: { event_type: 'hash_change' } })
+    .then(() => 'answered', () => 'refused');
+</script></body></html>`;
+
 declare global {
   interface Window {
     /** The new-tab editor page: opens the site and talks to it through the opener. */
     openSite(): void;
+    /** The usurper page: whether the tab answered its request. */
+    result: Promise<string>;
   }
 }
 
-const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
+const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR, '/usurper': USURPER } });
 const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
 
 const QUERY = 'live_preview=variants-e2e&content_type_uid=page_template&entry_uid=dishwasher&builder=true';
@@ -245,7 +260,7 @@ for (const s of SITES) {
   );
 }
 
-async function openTab(t: Test, editorOrigin: string) {
+async function openTab(t: Test, editorOrigin: string, name = '_blank') {
   const context = await editor.browser.newContext();
   t.teardown(() => context.close());
   const page = await context.newPage();
@@ -253,7 +268,7 @@ async function openTab(t: Test, editorOrigin: string) {
     'uk',
     `${DISHWASHER}?live_preview=tab-e2e&content_type_uid=page_template&entry_uid=dishwasher`,
   );
-  await page.goto(`${editorOrigin}/tab?${new URLSearchParams({ site })}`);
+  await page.goto(`${editorOrigin}/tab?${new URLSearchParams({ site, name })}`);
   const [tab] = await Promise.all([page.waitForEvent('popup'), page.evaluate(() => window.openSite())]);
   await tab.waitForLoadState('load');
   return { page, tab: tab as Page };
@@ -296,3 +311,78 @@ t.test('our layer in a new tab opened by a foreign window: nothing reaches it, n
   t.same(await page.evaluate(() => window.received), [], 'the init went to the editor origin only');
   t.same(errors, [], 'no error in the page');
 });
+
+t.test(
+  '75. the opener navigates away and a foreign page takes its place: it is not heard and hears nothing',
+  async (t) => {
+    const { page, tab } = await openTab(t, editor.origin, 'site-tab');
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
+    await page.goto(`${editor.foreignOrigin}/usurper?name=site-tab`);
+    t.equal(await page.evaluate(() => window.result), 'refused', 'no ACK, no answer from the tab');
+    t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-e2e', 'the address is unchanged');
+    // The tab still posts to the editor's origin only: a reload's init never reaches the usurper.
+    await tab.reload();
+    await tab.waitForLoadState('load');
+    t.same(await page.evaluate(() => window.received), [], 'nothing reached the foreign page');
+    t.same(errors, [], 'no error in the page');
+  },
+);
+
+t.test(
+  '76. a flood of url_change and malformed _metadata from the editor: ignored, each answered, no error',
+  async (t) => {
+    const { page, tab } = await openTab(t, editor.origin);
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
+    const outcomes = await page.evaluate(async () => {
+      const urls = [
+        'javascript:alert(1)',
+        'http://evil.example/',
+        '//evil.example/x',
+        'data:text/html,x',
+        `http://evil.example/${'x'.repeat(100_000)}`,
+      ];
+      const flood = Array.from({ length: 400 }, (_, i) => ({
+        hash: 'tab-e2e',
+        url: urls[i % urls.length],
+        _metadata: { event_type: 'url_change' },
+      }));
+      const malformed = [
+        { hash: 'tab-e2e', _metadata: 'url_change' },
+        { hash: 'tab-e2e', _metadata: null },
+        { hash: 'tab-e2e', _metadata: ['url_change'] },
+        { hash: 'tab-e2e', url: 42, _metadata: { event_type: 'url_change' } },
+        { hash: 'tab-e2e', _metadata: { event_type: { toString: null } } },
+        { hash: 42, _metadata: { event_type: 'hash_change' } },
+        'not an object',
+      ];
+      const results = await Promise.all(
+        [...flood, ...malformed].map((payload) =>
+          window.channels.lp.send('client-data-send', payload).then(
+            () => 'answered',
+            (error) =>
+              String(error?.message ?? error).includes('hash') || String(error).includes('object')
+                ? 'rejected'
+                : 'lost',
+          ),
+        ),
+      );
+      const count: Record<string, number> = {};
+      for (const result of results) count[result] = (count[result] ?? 0) + 1;
+      return count;
+    });
+    t.notOk(outcomes.lost, 'every message was answered: none queued or dropped');
+    t.equal(outcomes.rejected ?? 0, 2, 'the two payloads without a string hash get an error answer');
+    const url = new URL(tab.url());
+    t.equal(url.pathname, DISHWASHER, 'the tab stayed on its page');
+    t.equal(url.searchParams.get('live_preview'), 'tab-e2e');
+    await page.evaluate(() =>
+      window.channels.lp.send('client-data-send', { hash: 'tab-3', _metadata: { event_type: 'hash_change' } }),
+    );
+    t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-3', 'and still follows the editor');
+    t.same(errors, [], 'no error in the page');
+  },
+);
