@@ -24,7 +24,23 @@ export interface PageInit {
 }
 
 /** The builder's texts a page brings (sdk/builder/text.ts holds their English). */
-export const PREVIEW_TEXT_KEYS = ['referencedFrom', 'apps', 'moreApps', 'searchApps', 'noApps'] as const;
+export const PREVIEW_TEXT_KEYS = [
+  'referencedFrom',
+  'apps',
+  'moreApps',
+  'searchApps',
+  'noApps',
+  'moveUp',
+  'moveDown',
+  'moveLeft',
+  'moveRight',
+  'edit',
+  'replace',
+  'form',
+  'viewComments',
+  'addComment',
+  'delete',
+] as const;
 export type PreviewTextKey = (typeof PREVIEW_TEXT_KEYS)[number];
 /** The arguments the layer fills in, formatted on the server as themselves (`{field}`). */
 export const PREVIEW_TEXT_ARGS = { field: '{field}', contentType: '{contentType}' };

@@ -42,7 +42,7 @@ function console(t: Test, level: 'warn' | 'error'): string[] {
 
 t.test('version, hash and config are readable before init, from the page URL', async (t) => {
   const { layer } = api(t);
-  t.equal(layer.getSdkVersion(), '3.2.5');
+  t.equal(layer.getSdkVersion(), '4.4.1');
   t.equal(layer.hash, 'h1');
   t.match(layer.config, {
     hash: 'h1',

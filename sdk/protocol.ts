@@ -9,7 +9,7 @@ import type { VariantPatch } from './builder/protocol.ts';
  */
 
 /** The layer version the editor sees (`init.config.sdkVersion`, `getSdkVersion()`). */
-export const SDK_VERSION = '3.2.5';
+export const SDK_VERSION = '4.4.1';
 
 export const CHANNELS = {
   livePreview: 'live-preview',

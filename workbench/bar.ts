@@ -69,6 +69,8 @@ export interface Bar {
   compareBase: HTMLSelectElement;
   compare: HTMLButtonElement;
   publish: HTMLButtonElement;
+  /** Opens the preview in a new tab, the workbench its opener (4.x new-tab Live Preview). */
+  newTab: HTMLButtonElement;
   say(text: string, kind?: 'info' | 'error'): void;
 }
 
@@ -93,6 +95,7 @@ export function createBar(
   const compareBase = h('select', { name: 'base' }, h('option', { value: PUBLISHED_HASH }, 'published'));
   const compare = h('button', { type: 'button', name: 'compare' }, 'Compare');
   const publish = h('button', { type: 'button', name: 'publish', disabled: true }, 'Publish');
+  const newTab = h('button', { type: 'button', name: 'new-tab' }, 'Open in a new tab');
   const element = h(
     'header',
     { className: 'wb-bar' },
@@ -148,6 +151,7 @@ export function createBar(
     h('label', {}, 'Base', compareBase),
     compare,
     publish,
+    newTab,
     status,
   );
   return {
@@ -156,6 +160,7 @@ export function createBar(
     compareBase,
     compare,
     publish,
+    newTab,
     say(text, kind = 'info') {
       status.textContent = text;
       status.dataset.kind = kind;

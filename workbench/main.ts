@@ -11,6 +11,7 @@ import { createForm } from './form.ts';
 import { h } from './h.ts';
 import { createLog } from './log.ts';
 import { setupPublish } from './publish.ts';
+import { hearOnly } from './source.ts';
 import { WORKBENCH_CSS } from './style.ts';
 
 /**
@@ -79,6 +80,9 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
   const lp = new EventManager('live-preview', options);
   const vb = new EventManager('visual-builder', options);
   const timeline = new EventManager('timeline', options);
+  // A preview opened in a new tab has managers of its own: each hears only its window.
+  for (const manager of [lp, vb, timeline]) hearOnly(window, manager, () => frame.contentWindow);
+  const tabs: { tab: Window; manager: EventManager }[] = [];
 
   const loaded = await api<Loaded>(
     `/__workbench/api/entries?${new URLSearchParams({ locale, uuid: page.uuid, hash })}`,
@@ -86,7 +90,13 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
   const drafts = createDrafts({
     api,
     hash,
-    announce: (draft) => lp.send('client-data-send', { hash: draft }),
+    announce: (draft) =>
+      Promise.all([
+        lp.send('client-data-send', { hash: draft }),
+        ...tabs
+          .filter(({ tab }) => !tab.closed)
+          .map(({ manager }) => manager.send('client-data-send', { hash: draft })),
+      ]),
     say,
     saved: () => {
       bar.publish.disabled = false;
@@ -127,6 +137,23 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
   }).toString();
   frame.src = src.href;
   say(`Draft hash ${hash}`);
+
+  // 4.x new-tab Live Preview: the workbench is the tab's opener, and answers it on the live-preview
+  // channel only (the builder and timeline stay with a framed page, as in 4.4.1).
+  bar.newTab.addEventListener('click', () => {
+    const url = new URL(src);
+    url.searchParams.delete('builder');
+    const tab = window.open(url, '_blank');
+    if (!tab) return say('The browser blocked the new tab', 'error');
+    const manager = new EventManager('live-preview', {
+      target: tab,
+      targetOrigin: location.origin,
+      suppressErrors: true,
+    });
+    hearOnly(window, manager, () => tab);
+    answerLivePreview(manager, { ...answers, mode: 'preview' });
+    tabs.push({ tab, manager });
+  });
 }
 
 const root = document.getElementById('workbench') as HTMLElement;

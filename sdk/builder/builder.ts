@@ -5,7 +5,7 @@ import { PAGE_MUTATION_DEBOUNCE_MS } from '../timing.ts';
 import type { Channel } from '../transport/channel.ts';
 import { type BuilderContext, createContext, FIELD_TYPE_ATTRIBUTE } from './context.ts';
 import { deselect } from './deselect.ts';
-import { answerEditor, taggedElements } from './editor-messages.ts';
+import { answerEditor, remarkVariantFields, taggedElements } from './editor-messages.ts';
 import { startFocus } from './focus.ts';
 import { hideHover, startHover } from './hover.ts';
 import { hydrateEmptyBlocks, removeEmptyBlocks } from './instance-actions.ts';
@@ -104,13 +104,18 @@ export const startBuilder: StartBuilder = ({ win, config, channel, livePreview, 
   answerEditor(ctx);
   watchVariantPatches(ctx, livePreview);
   // 4.x: the variant-highlight switch survives a reload; a 3.2.5 editor's refusal reads as off.
+  // An answer says the editor is 4.x: a variant it selected before answering is marked now.
   if (config.windowType === 'builder')
-    channel
-      .send('get-highlight-variant-fields-status')
-      .then(readHighlightStatus, () => false)
-      .then((highlight) => {
-        ctx.state.highlight = highlight;
-      });
+    channel.send('get-highlight-variant-fields-status').then(
+      (status) => {
+        ctx.state.highlight = readHighlightStatus(status);
+        ctx.state.fourX = true;
+        remarkVariantFields(ctx);
+      },
+      () => {
+        ctx.state.highlight = false;
+      },
+    );
   // A changed entry may be in another workflow stage: its locks are asked again, names and references too.
   if (entryChanged)
     onAbort(

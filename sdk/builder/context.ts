@@ -79,7 +79,8 @@ export interface BuilderContext {
   signal: AbortSignal;
   /**
    * What the editor last said about the page; 4.x adds whether variant fields are highlighted and
-   * the variants' order of priority (`variantOrder`, lowest first).
+   * the variants' order of priority (`variantOrder`, lowest first). `fourX`: the editor answered
+   * the highlight status, which a 3.2.5 editor refuses, so it expects 4.x behaviour.
    */
   state: {
     locale: string;
@@ -87,6 +88,7 @@ export interface BuilderContext {
     audienceMode: boolean;
     highlight: boolean;
     variantOrder: string[];
+    fourX: boolean;
   };
   hovered: Hovered | null;
   focused: Focused | null;
@@ -132,7 +134,14 @@ export function createContext(
   return {
     ...base,
     doc: base.win.document,
-    state: { locale: 'en-us', variant: undefined, audienceMode: false, highlight: false, variantOrder: [] },
+    state: {
+      locale: 'en-us',
+      variant: undefined,
+      audienceMode: false,
+      highlight: false,
+      variantOrder: [],
+      fourX: false,
+    },
     hovered: null,
     focused: null,
     focusRun: 0,

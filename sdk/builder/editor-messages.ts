@@ -98,6 +98,7 @@ export function answerEditor(ctx: BuilderContext): void {
   channel.on('get-variant-id', (data) => {
     state.variant = readVariantId(data);
     ctx.forgetSchemas();
+    remarkVariantFields(ctx);
   });
   channel.on('get-locale', (data) => {
     state.locale = readLocale(data) ?? state.locale;
@@ -117,4 +118,15 @@ export function answerEditor(ctx: BuilderContext): void {
     if (ctx.focused && readDeletePath(data) === ctx.focused.cslp.instance.fieldPathWithIndex)
       deselect(ctx, { restore: true });
   });
+}
+
+/**
+ * 4.4.1 marks the page again when the editor selects a variant (`get-variant-id`), with the order
+ * and highlight it last heard; only for a 4.x editor, whose marks a 3.2.5 editor never asked for.
+ */
+export function remarkVariantFields(ctx: BuilderContext): void {
+  const { state } = ctx;
+  if (!state.fourX || !state.variant) return;
+  for (const element of taggedElements(ctx.doc))
+    markVariant(element, state.variant, state.highlight, state.variantOrder);
 }

@@ -36,13 +36,14 @@ export function bare(t: Test, body: string) {
   win.document.body.innerHTML = body;
   const editor = framed.editor('visual-builder');
   const channel = createChannel('visual-builder', win, createPeer(win, [EDITOR_ORIGIN]));
-  const builder = startBuilder({ win, config: baseConfig(), channel });
+  const config = baseConfig();
+  const builder = startBuilder({ win, config, channel });
   t.teardown(async () => {
     builder.destroy();
     channel.destroy();
     await framed.close();
   });
-  return { ...time, win, editor, send: requests(editor, time).send };
+  return { ...time, win, config, editor, send: requests(editor, time).send };
 }
 
 export function start(

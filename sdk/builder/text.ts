@@ -1,5 +1,6 @@
 /**
- * The builder's texts that 4.x added (hover toolbar, field-location apps), in English here and in
+ * The builder's texts that 4.x added (hover toolbar, field-location apps) and the toolbar's button
+ * names, in English here (3.2.5's and 4.4.1's words) and in
  * the page's language when the page configuration brings them (`messages`, written by the server
  * from `locales/` under `preview.builder.*`). A message's `{name}` arguments are filled in here:
  * the server formats the ICU message with each argument standing for itself.
@@ -13,6 +14,16 @@ export const TEXTS: Record<PreviewTextKey, string> = {
   moreApps: 'More apps',
   searchApps: 'Search for apps',
   noApps: 'No matching results found!',
+  moveUp: 'Move up',
+  moveDown: 'Move down',
+  moveLeft: 'Move left',
+  moveRight: 'Move right',
+  edit: 'Edit',
+  replace: 'Replace',
+  form: 'Form',
+  viewComments: 'View comments',
+  addComment: 'Add comment',
+  delete: 'Delete',
 };
 
 export type Texts = typeof TEXTS;

@@ -115,3 +115,37 @@ t.test('field-type icons on the cursor and the toolbar label', async (t) => {
     'the single-line icon in the label',
   );
 });
+
+t.test('the toolbar’s button names come from the page’s texts (its language), English without them', async (t) => {
+  const body = 'page.page-4711.en-GB.body';
+  const { win, config, editor, advance } = bare(
+    t,
+    `<section data-cslp="${body}.0">A</section><section data-cslp="${body}.1">B</section>`,
+  );
+  editor.on('get-field-schema', () => ({
+    fieldSchemaMap: { body: { data_type: 'blocks', multiple: true, display_name: 'Body' } },
+  }));
+  const shadow = win.document.querySelector('.visual-builder__container')?.shadowRoot as ShadowRoot;
+  const names = () =>
+    [...shadow.querySelectorAll('.visual-builder__focused-toolbar button[aria-label]')].map((b) =>
+      b.getAttribute('aria-label'),
+    );
+  const [first, second] = [...win.document.querySelectorAll('section')] as HTMLElement[];
+  first?.click();
+  await advance(100);
+  t.same(names(), ['Move up', 'Move down', 'Form', 'Add comment', 'Delete'], 'English');
+  config.messages = {
+    moveUp: 'Nach oben verschieben',
+    moveDown: 'Nach unten verschieben',
+    form: 'Formular',
+    addComment: 'Kommentar hinzufügen',
+    delete: 'Löschen',
+  };
+  second?.click();
+  await advance(100);
+  t.same(
+    names(),
+    ['Nach oben verschieben', 'Nach unten verschieben', 'Formular', 'Kommentar hinzufügen', 'Löschen'],
+    'the page’s language',
+  );
+});

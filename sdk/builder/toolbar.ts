@@ -7,7 +7,7 @@ import { deleteInstance, moveInstance } from './instance-actions.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag } from './instances.ts';
 import { referencedText } from './label.ts';
 import { type FieldApp, readLinked, type VariantStatus } from './protocol.ts';
-import { textsOf } from './text.ts';
+import { type Texts, textsOf } from './text.ts';
 import type { AppButton, ToolbarButton } from './ui.ts';
 
 /**
@@ -44,7 +44,7 @@ function replace({ channel }: BuilderContext, field: Focused): void {
     .catch(ignore);
 }
 
-function moveButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
+function moveButtons(ctx: BuilderContext, field: Focused, texts: Texts): ToolbarButton[] {
   const fieldTag = parentTag(field.cslp);
   const items = instancesOf(ctx.doc, fieldTag);
   const index = field.cslp.multipleFieldMetadata.index;
@@ -52,14 +52,14 @@ function moveButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
   return [
     {
       id: `${PREFIX}move-left-button`,
-      label: across ? 'Move left' : 'Move up',
+      label: across ? texts.moveLeft : texts.moveUp,
       glyph: across ? '←' : '↑',
       disabled: index <= 0,
       run: () => moveInstance(ctx, field, 'previous'),
     },
     {
       id: `${PREFIX}move-right-button`,
-      label: across ? 'Move right' : 'Move down',
+      label: across ? texts.moveRight : texts.moveDown,
       glyph: across ? '→' : '↓',
       disabled: index >= items.length - 1,
       run: () => moveInstance(ctx, field, 'next'),
@@ -70,12 +70,13 @@ function moveButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
 export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButton[] {
   const { channel } = ctx;
   const { cslp, type } = field;
+  const texts = textsOf(ctx.config.messages);
   const instance = isInstance(cslp);
-  const buttons: ToolbarButton[] = instance ? moveButtons(ctx, field) : [];
+  const buttons: ToolbarButton[] = instance ? moveButtons(ctx, field, texts) : [];
   if (MODAL_EDITED.has(type))
     buttons.push({
       id: `${PREFIX}edit-button`,
-      label: 'Edit',
+      label: texts.edit,
       glyph: '✎',
       run: () => void channel.send('open-field-edit-modal', { fieldMetadata: cslp }).catch(ignore),
     });
@@ -83,13 +84,13 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
   if (REPLACEABLE.has(type) && (instance || !field.schema?.multiple))
     buttons.push({
       id: `visual-builder-replace-${type}`,
-      label: 'Replace',
+      label: texts.replace,
       glyph: '⇄',
       run: () => replace(ctx, field),
     });
   buttons.push({
     id: 'visual-builder-form',
-    label: 'Form',
+    label: texts.form,
     glyph: '☰',
     run: () =>
       void channel
@@ -100,7 +101,7 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
   if (field.discussion !== null)
     buttons.push({
       id: `${PREFIX}comment-button`,
-      label: field.discussion && field.discussion.uid !== 'new' ? 'View comments' : 'Add comment',
+      label: field.discussion && field.discussion.uid !== 'new' ? texts.viewComments : texts.addComment,
       glyph: field.discussion ? '💬' : '…',
       disabled: !field.discussion,
       run: () =>
@@ -113,7 +114,12 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
           .catch(ignore),
     });
   if (instance)
-    buttons.push({ id: `${PREFIX}delete-button`, label: 'Delete', glyph: '🗑', run: () => deleteInstance(ctx, field) });
+    buttons.push({
+      id: `${PREFIX}delete-button`,
+      label: texts.delete,
+      glyph: '🗑',
+      run: () => deleteInstance(ctx, field),
+    });
   return buttons;
 }
 

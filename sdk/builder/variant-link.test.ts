@@ -81,6 +81,36 @@ t.test(
 );
 
 t.test(
+  'get-variant-id re-marks the page for a 4.x editor (it answered the highlight status), never for a 3.2.5 editor',
+  async (t) => {
+    const variantOf = (s: ReturnType<typeof start>) => {
+      s.win.document.querySelector('main')?.insertAdjacentHTML('beforeend', `<p data-cslp="${VARIANT_TAG}">s</p>`);
+      return s.el(VARIANT_TAG);
+    };
+    const today = start(t, {
+      windowType: 'builder',
+      answers: { 'get-highlight-variant-fields-status': () => ({ highlightVariantFields: false }) },
+    });
+    const lower = variantOf(today);
+    await today.advance(20);
+    await today.editor.send('show-variant-fields', {
+      variant_data: { variant: 'cs1', highlightVariantFields: false, variantOrder: ['cs0', 'cs1'] },
+    });
+    await today.editor.send('remove-variant-fields', {});
+    await today.editor.send('get-variant-id', { variant: 'cs1' });
+    t.same([...lower.classList].sort(), ['visual-builder__lower-order-variant-field', 'visual-builder__variant-field']);
+    t.same([...today.el(TITLE).classList], ['visual-builder__base-field']);
+
+    const older = start(t, { windowType: 'builder' });
+    const field = variantOf(older);
+    await older.advance(20);
+    await older.editor.send('get-variant-id', { variant: 'cs1' });
+    t.same([...field.classList], [], 'a 3.2.5 editor sees no mark it did not ask for');
+    t.same([...older.el(TITLE).classList], []);
+  },
+);
+
+t.test(
   'an unlinked field the user may link offers the link dialog; linked, it is asked about and focused anew',
   async (t) => {
     let linked = false;

@@ -65,7 +65,7 @@ t.test('client-side preview: init says shouldReload false, mode 1; entry changes
   t.same(s.received[0], {
     channel: 'live-preview',
     type: 'init',
-    data: { config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1 } },
+    data: { config: { shouldReload: false, href: PAGE, sdkVersion: '4.4.1', mode: 1 } },
   });
   t.equal(s.config.windowType, 'preview', 'the window type comes from the reply');
   t.match(s.config.stackDetails, { contentTypeUid: 'page', entryUid: 'page-4711' });
@@ -304,7 +304,7 @@ t.test(
     const s = start(t, { ssr: false, enableLivePreviewOutsideIframe: true }, { tab: true });
     await s.advance(50);
     t.same(s.received[0]?.data, {
-      config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1, enableLivePreviewOutsideIframe: true },
+      config: { shouldReload: false, href: PAGE, sdkVersion: '4.4.1', mode: 1, enableLivePreviewOutsideIframe: true },
     });
     t.equal(s.config.windowType, 'preview', 'the handshake went through the opener');
     const before = s.changes();
@@ -337,7 +337,7 @@ t.test(
 t.test('framed, the flag is not sent unless configured and an event type changes nothing but the hash', async (t) => {
   const s = start(t, { ssr: false });
   await s.advance(50);
-  t.same(s.received[0]?.data, { config: { shouldReload: false, href: PAGE, sdkVersion: '3.2.5', mode: 1 } });
+  t.same(s.received[0]?.data, { config: { shouldReload: false, href: PAGE, sdkVersion: '4.4.1', mode: 1 } });
   await s.send('livePreview', 'client-data-send', { hash: 'h2', _metadata: { event_type: 'hash_change' } });
   t.equal(
     new URL(s.win.location.href).searchParams.get('live_preview'),

@@ -29,10 +29,10 @@ t.test('a request of ours reaches the real editor and its answer resolves the pr
     return { contentTypeUid: 'page', entryUid: 'blt01', windowType: 'preview' };
   });
   const reply = await s.channel.send('init', {
-    config: { shouldReload: false, href: 'x', sdkVersion: '3.2.5', mode: 1 },
+    config: { shouldReload: false, href: 'x', sdkVersion: '4.4.1', mode: 1 },
   });
   t.same(reply, { contentTypeUid: 'page', entryUid: 'blt01', windowType: 'preview' });
-  t.same(received, { config: { shouldReload: false, href: 'x', sdkVersion: '3.2.5', mode: 1 } });
+  t.same(received, { config: { shouldReload: false, href: 'x', sdkVersion: '4.4.1', mode: 1 } });
 
   const request = s.toEditor[0]?.message as Record<string, unknown>;
   t.same(

@@ -55,6 +55,11 @@ t.test('the page is served without content; every API call needs the draft token
   t.match(page.body, '<script src="/__workbench/workbench.js" defer>');
   t.equal(page.headers['cache-control'], 'no-store');
   t.match(page.headers['content-security-policy'], /script-src 'self'/);
+  t.equal(
+    page.headers['cross-origin-opener-policy'],
+    'same-origin-allow-popups',
+    'it stays the opener of a preview tab',
+  );
   for (const [method, url] of [
     ['GET', '/__workbench/api/catalog'],
     ['GET', '/__workbench/api/entries?locale=en-GB&uuid=4711'],

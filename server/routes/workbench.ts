@@ -131,7 +131,14 @@ export const workbenchRoutes: FastifyPluginAsyncTypebox<WorkbenchDeps> = async (
   };
 
   const page = pageHtml(deps.fromSource === true);
-  app.get(WORKBENCH_PATH, async (_request, reply) => noStore(reply).type('text/html; charset=utf-8').send(page));
+  // "Open in a new tab": helmet's same-origin policy would cut the preview tab from the workbench
+  // that opened it; allowing popups keeps it the tab's opener (live-preview-utils 4.x new tab).
+  app.get(WORKBENCH_PATH, async (_request, reply) =>
+    noStore(reply)
+      .header('cross-origin-opener-policy', 'same-origin-allow-popups')
+      .type('text/html; charset=utf-8')
+      .send(page),
+  );
 
   let script: Promise<string | null> | undefined;
   app.get(`${WORKBENCH_PATH}/workbench.js`, async (request, reply) => {

@@ -72,7 +72,7 @@ t.test('handshake: the real editor gets init, answers it, and hears check-entry-
   const { page, site } = await openEditor(t, `${RUN}a`);
   const init = await page.evaluate(() => window.received.find((r) => r.type === 'init'));
   t.same(init?.data, {
-    config: { shouldReload: false, href: previewUrl(`${RUN}a`), sdkVersion: '3.2.5', mode: 1 },
+    config: { shouldReload: false, href: previewUrl(`${RUN}a`), sdkVersion: '4.4.1', mode: 1 },
   });
   const started = await site.evaluate(
     () => performance.timeOrigin + (performance.getEntriesByName('vitrine-preview:start')[0]?.startTime ?? Number.NaN),

@@ -1,23 +1,19 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { DISHWASHER, HEADLINE, REASON, T, UI } from './builder-page.ts';
 import { received, startEditorSuite, waitFor } from './editor.ts';
-import { freePort } from './server.ts';
+import { startReferenceFixture } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's variant features and workflow-stage lock, in Chromium, with the real
  * @contentstack/advanced-post-message as the editor: each scenario runs twice, against our layer on
  * a storefront page and against the published 4.4.1 build (vendored under
  * test/fixtures/live-preview-utils-4.4.1) on a fixture page carrying the same tags, and asserts the
- * same messages (names and payload keys) and the same marks on the page. So each assertion is
+ * same messages (names and payload keys) and the same marks on the page, also when the editor
+ * selects a variant (`get-variant-id`: this editor answers the highlight status, as a 4.x editor does). So each assertion is
  * known to describe 4.4.1, not our reading of it. Then Live Preview in a new tab, for our layer:
  * the editor is `window.opener`, and a foreign opener is ignored.
  */
-
-const REFERENCE = new URL('../fixtures/live-preview-utils-4.4.1/live-preview-utils-4.4.1.min.js', import.meta.url);
 
 /** The editor's answers: the same for both sites; `stage` in the query locks the entry. */
 const EDITOR = `
@@ -64,7 +60,7 @@ const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><s
   const params = new URLSearchParams(location.search);
   window.received = [];
   window.openSite = () => {
-    const tab = window.open(params.get('site'), '_blank');
+    const tab = window.open(params.get('site'), params.get('name') ?? '_blank');
     const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
     lp.on('init', (event) => {
       received.push({ type: 'init', data: event.data });
@@ -75,23 +71,30 @@ const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><s
   };
 </script></body></html>`;
 
+/**
+ * A foreign page that took the editor's place in the opener window: it finds the tab by its name
+ * (an opener may reach the window it opened) and sends it a hash change.
+ */
+const USURPER = `<!doctype html><html><body><script src="/apm.js"></script><script>
+  const tab = window.open('', new URLSearchParams(location.search).get('name'));
+  const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
+  window.received = [];
+  lp.on('init', (event) => void received.push({ type: 'init', data: event.data }));
+  window.result = lp.send('client-data-send', { hash: 'evil', _metadata: { event_type: 'hash_change' } })
+    .then(() => 'answered', () => 'refused');
+</script></body></html>`;
+
 declare global {
   interface Window {
     /** The new-tab editor page: opens the site and talks to it through the opener. */
     openSite(): void;
+    /** The usurper page: whether the tab answered its request. */
+    result: Promise<string>;
   }
 }
 
-const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
-const reference = existsSync(REFERENCE) ? await readFile(REFERENCE, 'utf8') : undefined;
-const fixture = createServer((request, response) => {
-  const js = request.url === '/lpu.js';
-  response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' });
-  response.end(js ? reference : FIXTURE);
-});
-const fixturePort = await freePort();
-fixture.listen(fixturePort, '127.0.0.1');
-t.teardown(() => fixture.close());
+const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR, '/usurper': USURPER } });
+const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
 
 const QUERY = 'live_preview=variants-e2e&content_type_uid=page_template&entry_uid=dishwasher&builder=true';
 
@@ -117,7 +120,7 @@ const OURS: Site = {
 
 const LPU_441: Site = {
   name: 'live-preview-utils 4.4.1',
-  url: `http://127.0.0.1:${fixturePort}/fixture?${QUERY}`,
+  url: fixture.url(`/fixture?${QUERY}`),
   ready: async (site) =>
     void (await site.waitForSelector('.visual-builder__container', { state: 'attached', timeout: 10_000 })),
   // 4.4.1's tooltip is a div whose click links; it shows on hover, so it is clicked as a script would.
@@ -179,7 +182,7 @@ const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
 
 for (const s of SITES) {
   // Without the vendored build the reference runs are skipped, and say so.
-  const skip = !reference && s === LPU_441 ? 'the vendored live-preview-utils 4.4.1 build is missing' : false;
+  const skip = s === LPU_441 && fixture.skip;
   t.test(
     `${s.name}: the highlight status is asked; variantOrder marks the lower-order variant’s fields`,
     { skip },
@@ -204,6 +207,31 @@ for (const s of SITES) {
       t.same(await classesOf(site, 'cs0'), [], 'removed');
     },
   );
+
+  t.test(`${s.name}: get-variant-id marks the page again with the order last shown`, { skip }, async (t) => {
+    const { site, page } = await open(t, s);
+    await addVariantFields(site);
+    await page.evaluate(async () => {
+      await window.channels.vb.send('show-variant-fields', {
+        variant_data: { variant: 'cs1', highlightVariantFields: false, variantOrder: ['cs0', 'cs1'] },
+      });
+      await window.channels.vb.send('remove-variant-fields', {});
+    });
+    t.same(await classesOf(site, 'cs0'), [], 'unmarked');
+    await page.evaluate(() => window.channels.vb.send('get-variant-id', { variant: 'cs1' }));
+    t.same(await classesOf(site, 'cs0'), [
+      'visual-builder__lower-order-variant-field',
+      'visual-builder__variant-field',
+    ]);
+    t.same(await classesOf(site, 'cs2'), ['visual-builder__disabled-variant-field']);
+    t.ok(
+      await site.evaluate(
+        (tag) => document.querySelector(`[data-cslp="${tag}"]`)?.classList.contains('visual-builder__base-field'),
+        `${T}.body_components.0.headline`,
+      ),
+      'a base entry field',
+    );
+  });
 
   t.test(`${s.name}: an unlinked field the user may link sends open-link-variant-modal`, { skip }, async (t) => {
     const { page, site } = await open(t, s, [['link', '1']]);
@@ -232,7 +260,7 @@ for (const s of SITES) {
   );
 }
 
-async function openTab(t: Test, editorOrigin: string) {
+async function openTab(t: Test, editorOrigin: string, name = '_blank') {
   const context = await editor.browser.newContext();
   t.teardown(() => context.close());
   const page = await context.newPage();
@@ -240,7 +268,7 @@ async function openTab(t: Test, editorOrigin: string) {
     'uk',
     `${DISHWASHER}?live_preview=tab-e2e&content_type_uid=page_template&entry_uid=dishwasher`,
   );
-  await page.goto(`${editorOrigin}/tab?${new URLSearchParams({ site })}`);
+  await page.goto(`${editorOrigin}/tab?${new URLSearchParams({ site, name })}`);
   const [tab] = await Promise.all([page.waitForEvent('popup'), page.evaluate(() => window.openSite())]);
   await tab.waitForLoadState('load');
   return { page, tab: tab as Page };
@@ -250,7 +278,7 @@ t.test('our layer in a new tab: the opener is the editor; hash_change and url_ch
   const { page, tab } = await openTab(t, editor.origin);
   await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
   const [init] = await page.evaluate(() => window.received);
-  t.match(init?.data, { config: { sdkVersion: '3.2.5', mode: 1 } });
+  t.match(init?.data, { config: { sdkVersion: '4.4.1', mode: 1 } });
   await page.evaluate(() =>
     window.channels.lp.send('client-data-send', { hash: 'tab-2', _metadata: { event_type: 'hash_change' } }),
   );
@@ -283,3 +311,78 @@ t.test('our layer in a new tab opened by a foreign window: nothing reaches it, n
   t.same(await page.evaluate(() => window.received), [], 'the init went to the editor origin only');
   t.same(errors, [], 'no error in the page');
 });
+
+t.test(
+  '75. the opener navigates away and a foreign page takes its place: it is not heard and hears nothing',
+  async (t) => {
+    const { page, tab } = await openTab(t, editor.origin, 'site-tab');
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
+    await page.goto(`${editor.foreignOrigin}/usurper?name=site-tab`);
+    t.equal(await page.evaluate(() => window.result), 'refused', 'no ACK, no answer from the tab');
+    t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-e2e', 'the address is unchanged');
+    // The tab still posts to the editor's origin only: a reload's init never reaches the usurper.
+    await tab.reload();
+    await tab.waitForLoadState('load');
+    t.same(await page.evaluate(() => window.received), [], 'nothing reached the foreign page');
+    t.same(errors, [], 'no error in the page');
+  },
+);
+
+t.test(
+  '76. a flood of url_change and malformed _metadata from the editor: ignored, each answered, no error',
+  async (t) => {
+    const { page, tab } = await openTab(t, editor.origin);
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await page.waitForFunction(() => window.received.length > 0, undefined, { timeout: 15_000 });
+    const outcomes = await page.evaluate(async () => {
+      const urls = [
+        'javascript:alert(1)',
+        'http://evil.example/',
+        '//evil.example/x',
+        'data:text/html,x',
+        `http://evil.example/${'x'.repeat(100_000)}`,
+      ];
+      const flood = Array.from({ length: 400 }, (_, i) => ({
+        hash: 'tab-e2e',
+        url: urls[i % urls.length],
+        _metadata: { event_type: 'url_change' },
+      }));
+      const malformed = [
+        { hash: 'tab-e2e', _metadata: 'url_change' },
+        { hash: 'tab-e2e', _metadata: null },
+        { hash: 'tab-e2e', _metadata: ['url_change'] },
+        { hash: 'tab-e2e', url: 42, _metadata: { event_type: 'url_change' } },
+        { hash: 'tab-e2e', _metadata: { event_type: { toString: null } } },
+        { hash: 42, _metadata: { event_type: 'hash_change' } },
+        'not an object',
+      ];
+      const results = await Promise.all(
+        [...flood, ...malformed].map((payload) =>
+          window.channels.lp.send('client-data-send', payload).then(
+            () => 'answered',
+            (error) =>
+              String(error?.message ?? error).includes('hash') || String(error).includes('object')
+                ? 'rejected'
+                : 'lost',
+          ),
+        ),
+      );
+      const count: Record<string, number> = {};
+      for (const result of results) count[result] = (count[result] ?? 0) + 1;
+      return count;
+    });
+    t.notOk(outcomes.lost, 'every message was answered: none queued or dropped');
+    t.equal(outcomes.rejected ?? 0, 2, 'the two payloads without a string hash get an error answer');
+    const url = new URL(tab.url());
+    t.equal(url.pathname, DISHWASHER, 'the tab stayed on its page');
+    t.equal(url.searchParams.get('live_preview'), 'tab-e2e');
+    await page.evaluate(() =>
+      window.channels.lp.send('client-data-send', { hash: 'tab-3', _metadata: { event_type: 'hash_change' } }),
+    );
+    t.equal(new URL(tab.url()).searchParams.get('live_preview'), 'tab-3', 'and still follows the editor');
+    t.same(errors, [], 'no error in the page');
+  },
+);

@@ -214,6 +214,72 @@ t.test('move-instance and delete-instance from the page are applied to the draft
   t.same(errors, [], 'no script errors in the workbench');
 });
 
+t.test(
+  'Open in a new tab: the tab talks to its opener; the framed page and the tab each get only their own answers',
+  async (t) => {
+    const { page, site, errors } = await openWorkbench(t);
+    // Every live-preview answer a window receives, by type; a probe request shows the frame is caught up.
+    const recordAnswers = () => {
+      const w = window as unknown as { answers: string[] };
+      w.answers = [];
+      addEventListener('message', (event) => {
+        const d = event.data;
+        if (d?.eventManager === 'contentstack-adv-post-message' && d.metadata?.nature === 'RESPONSE')
+          w.answers.push(`${d.channel}:${d.type}:${d.metadata.hash === 'probe' ? 'probe' : ''}`);
+      });
+    };
+    await page.context().addInitScript(recordAnswers);
+    await site.evaluate(recordAnswers);
+    const [tab] = await Promise.all([page.waitForEvent('popup'), page.click('button[name="new-tab"]')]);
+    const answers = (where: Page | Frame) => where.evaluate(() => (window as unknown as { answers: string[] }).answers);
+    await tab.waitForFunction(
+      () => (window as unknown as { answers: string[] }).answers.includes('live-preview:init:'),
+      undefined,
+      { timeout: 15_000 },
+    );
+    const url = new URL(tab.url());
+    t.equal(url.pathname, new URL(site.url()).pathname, 'the same page');
+    t.equal(url.searchParams.get('live_preview'), hashes.at(-1));
+    t.notOk(url.searchParams.has('builder'), 'Live Preview, not the builder');
+    await site.evaluate(() =>
+      parent.postMessage(
+        {
+          eventManager: 'contentstack-adv-post-message',
+          channel: 'live-preview',
+          type: 'check-entry-page',
+          payload: { href: location.href },
+          metadata: { hash: 'probe', nature: 'REQUEST' },
+        },
+        '*',
+      ),
+    );
+    await site.waitForFunction(() =>
+      (window as unknown as { answers: string[] }).answers.includes('live-preview:check-entry-page:probe'),
+    );
+    t.same(
+      await answers(site),
+      ['live-preview:check-entry-page:probe'],
+      'the tab’s init was not answered to the frame',
+    );
+    t.same(
+      (await answers(tab)).filter((answer) => answer.includes(':init:')),
+      ['live-preview:init:'],
+      'the tab got its own answer, once',
+    );
+
+    await page.locator(`.wb-side [data-cslp="${CSLP}"]`).fill('AquaSense 60 in a tab');
+    await tab.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent === 'AquaSense 60 in a tab',
+      HEADLINE,
+      {
+        timeout: 10_000,
+      },
+    );
+    t.pass('an edit reaches the tab too');
+    t.same(errors, []);
+  },
+);
+
 t.test('a title edited in the form reaches the page without a reload; publish changes the plain page', async (t) => {
   const { page, site, errors } = await openWorkbench(t);
   const hash = hashes.at(-1) as string;
