@@ -5,7 +5,7 @@ import t from 'tap';
 import { readContent, writeExport } from '../scripts/export-contentstack.ts';
 import type { ContentChange } from '../server/content/changes.ts';
 import { createContentstackService } from '../server/content/contentstack.ts';
-import { startFixtureStack } from './fixtures/contentstack-stack.ts';
+import { stackCredentials, startFixtureStack } from './fixtures/contentstack-stack.ts';
 import { demoServer, HOSTS } from './helpers.ts';
 
 /**
@@ -14,12 +14,7 @@ import { demoServer, HOSTS } from './helpers.ts';
  * publish webhook refreshes a page. Proves the export, the content model and the source together.
  */
 
-const CREDENTIALS = {
-  apiKey: 'blt-demo',
-  deliveryToken: 'cs-demo',
-  previewToken: 'cs-preview',
-  environment: 'production',
-};
+const CREDENTIALS = stackCredentials('demo', 'production');
 const SECRET = 'webhook-secret-for-tests-0123';
 
 const dir = mkdtempSync(join(tmpdir(), 'vitrine-stack-export-'));

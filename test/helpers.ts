@@ -3,6 +3,7 @@ import type { Test } from 'tap';
 import { LAYOUT_NAMES } from '../client/layouts/layouts.ts';
 import { ISLAND_ENTRIES } from '../islands/entries.ts';
 import { buildServer, type ServerOptions } from '../server/app.ts';
+import { loadSitesConfig } from '../server/config/sites.ts';
 import { createUpstreamContentService, type UpstreamContentOptions } from '../server/content/upstream.ts';
 import type { PreviewConfig } from '../server/preview/config.ts';
 import { manifestFromVite } from '../server/render/assets.ts';
@@ -40,6 +41,16 @@ export function demoServer(overrides: Partial<ServerOptions> = {}): Promise<Fast
     pressure: { maxEventLoopDelay: 0 },
     ...overrides,
   });
+}
+
+/**
+ * The demo app without `forceHost`, closed with the test: a Host header that names no storefront
+ * then reaches the configuration error page instead of the forced storefront.
+ */
+export async function demoServerWithoutForcedHost(t: Test): Promise<FastifyInstance> {
+  const app = await demoServer({ sites: { ...loadSitesConfig('config/sites.json').config, forceHost: undefined } });
+  t.teardown(() => app.close());
+  return app;
 }
 
 /** Host headers of demo storefronts. */

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
-import { demoServer, HOSTS } from './helpers.ts';
+import { demoServer, demoServerWithoutForcedHost, HOSTS } from './helpers.ts';
 
 /** The public site over HTTP with the demo content: what a visitor and a crawler get. */
 let app: FastifyInstance;
@@ -148,13 +148,7 @@ t.test('hosts: unknown is 404, loopback uses the forced host, healthcheck answer
   t.equal((await get('127.0.0.1', '/healthcheck')).json().status, 'ok');
   t.equal((await get('evil.example', '/healthcheck')).statusCode, 200);
 
-  const unforced = await demoServer({
-    sites: {
-      ...(await import('../server/config/sites.ts')).loadSitesConfig('config/sites.json').config,
-      forceHost: undefined,
-    },
-  });
-  t.teardown(() => unforced.close());
+  const unforced = await demoServerWithoutForcedHost(t);
   const res = await unforced.inject({ url: '/', headers: { host: 'localhost<script>' } });
   t.equal(res.statusCode, 500);
   t.match(res.body, 'Configuration for localhost&lt;script&gt; is unknown: forceHost is required');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Window } from 'happy-dom';
 import t from 'tap';
-import { demoServer, HOSTS } from './helpers.ts';
+import { demoServer, demoServerWithoutForcedHost, HOSTS } from './helpers.ts';
 
 /** robots.txt, sitemaps, icons and the manifest of each storefront, over the demo content. */
 let app: FastifyInstance;
@@ -201,13 +201,7 @@ t.test('error pages are titled with their status', async (t) => {
   const missing = await get(HOSTS.uk, '/cs/no-such-page-999999');
   t.equal(missing.statusCode, 404);
   t.match(missing.body, /<title>404 [^<]+ \| Halden<\/title>/);
-  const unforced = await demoServer({
-    sites: {
-      ...(await import('../server/config/sites.ts')).loadSitesConfig('config/sites.json').config,
-      forceHost: undefined,
-    },
-  });
-  t.teardown(() => unforced.close());
+  const unforced = await demoServerWithoutForcedHost(t);
   const broken = await unforced.inject({ url: '/', headers: { host: 'localhost:3000' } });
   t.equal(broken.statusCode, 500);
   t.match(broken.body, /<title>500 [^<]+ \| Halden<\/title>/);

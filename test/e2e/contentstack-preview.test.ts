@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { readContent, writeExport } from '../../scripts/export-contentstack.ts';
-import { startFixtureStack } from '../fixtures/contentstack-stack.ts';
+import { stackCredentials, startFixtureStack } from '../fixtures/contentstack-stack.ts';
 import { startEditorSuite } from './editor.ts';
 import { ROOT } from './server.ts';
 
@@ -14,12 +14,7 @@ import { ROOT } from './server.ts';
  * `client-data-send` with the next hash morphs in the next draft.
  */
 
-const CREDENTIALS = {
-  apiKey: 'blt-e2e',
-  deliveryToken: 'cs-e2e',
-  previewToken: 'cs-e2e-preview',
-  environment: 'preview',
-};
+const CREDENTIALS = stackCredentials('e2e', 'preview');
 const DISHWASHER = '/cs/kitchen/aquasense-60-dishwasher-4711';
 const HEADLINE = '[data-cslp="page_template.dishwasher.en-GB.body_components.0.headline"]';
 
