@@ -1,6 +1,6 @@
 /**
  * Every text the builder shows (toolbar, disabled reasons, workflow-stage locks, revert menu,
- * hover toolbar, field-location apps, add buttons, "Start Editing"), in English here (3.2.5's and
+ * hover toolbar, field-location apps, add buttons, "Start Editing", the field-type names beside the cursor), in English here (3.2.5's and
  * 4.4.1's words) and in
  * the page's language when the page configuration brings them (`messages`, written by the server
  * from `locales/` under `preview.builder.*`). A message's `{name}` arguments are filled in here:
@@ -57,6 +57,26 @@ export const TEXTS: Record<PreviewTextKey, string> = {
   maxInstances: 'Max {max} instances allowed',
   noInstances: 'There are no {name} on this page yet.',
   startEditing: 'Start Editing',
+  typeSingleLine: 'Single line',
+  typeMultiLine: 'Multi line',
+  typeNumber: 'Number',
+  typeRichText: 'Rich text',
+  typeMarkdown: 'Markdown',
+  typeSelect: 'Select',
+  typeUrl: 'URL',
+  typeLink: 'Link',
+  typeDate: 'Date',
+  typeBoolean: 'Boolean',
+  typeFile: 'File',
+  typeReference: 'Reference',
+  typeGroup: 'Group',
+  typeGlobal: 'Global',
+  typeBlocks: 'Blocks',
+  typeBlock: 'Block',
+  typeCustom: 'Custom',
+  typeTaxonomy: 'Taxonomy',
+  typeExperience: 'Experience',
+  typeLoading: '…',
 };
 
 export type Texts = typeof TEXTS;
