@@ -17,7 +17,7 @@ export interface PageInit {
   clientUrlParams: { protocol: 'http' | 'https'; host: string; port: number };
   /** The editor origins this page may talk to. */
   editorOrigins: string[];
-  /** The builder's 4.x texts in the page's language (`preview.builder.{key}` in locales/). */
+  /** The builder's texts in the page's language (`preview.builder.{key}` in locales/). */
   messages?: Partial<Record<PreviewTextKey, string>>;
   /** Tells the editor the page may also be previewed in a new tab (live-preview-utils 4.3+). */
   enableLivePreviewOutsideIframe?: boolean;
@@ -40,10 +40,65 @@ export const PREVIEW_TEXT_KEYS = [
   'viewComments',
   'addComment',
   'delete',
+  'entryUpdate',
+  'readOnly',
+  'localizedEntry',
+  'notLocalized',
+  'unlinkedVariant',
+  'audienceMode',
+  'variantMismatch',
+  'notInVariant',
+  'unlinkedCanLink',
+  'unlinkedCannotLink',
+  'stageLocked',
+  'stageRoleAndStage',
+  'stageRequest',
+  'stagePending',
+  'requestAccess',
+  'linkVariant',
+  'variantRevert',
+  'revertBase',
+  'revertAdded',
+  'restoreDeleted',
+  'resetCustomizations',
+  'restoreSorted',
+  'invalidTag',
+  'invalidTagDetail',
+  'error',
+  'addSection',
+  'maxInstances',
+  'noInstances',
+  'startEditing',
+  'typeSingleLine',
+  'typeMultiLine',
+  'typeNumber',
+  'typeRichText',
+  'typeMarkdown',
+  'typeSelect',
+  'typeUrl',
+  'typeLink',
+  'typeDate',
+  'typeBoolean',
+  'typeFile',
+  'typeReference',
+  'typeGroup',
+  'typeGlobal',
+  'typeBlocks',
+  'typeBlock',
+  'typeCustom',
+  'typeTaxonomy',
+  'typeExperience',
+  'typeLoading',
 ] as const;
 export type PreviewTextKey = (typeof PREVIEW_TEXT_KEYS)[number];
 /** The arguments the layer fills in, formatted on the server as themselves (`{field}`). */
-export const PREVIEW_TEXT_ARGS = { field: '{field}', contentType: '{contentType}' };
+export const PREVIEW_TEXT_ARGS = {
+  field: '{field}',
+  contentType: '{contentType}',
+  stage: '{stage}',
+  max: '{max}',
+  name: '{name}',
+};
 
 export interface PageConfig {
   /** What the standalone script passes to `init`. */

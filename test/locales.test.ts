@@ -22,6 +22,8 @@ const SAMPLE_ARGS = {
   year: 2026,
   field: 'Featured page',
   contentType: 'Landing page',
+  stage: 'Legal review',
+  max: 5,
 };
 
 t.test('there is one message file per supported locale and no other', async (t) => {

@@ -7,6 +7,7 @@ import type { EditedEntry } from './entries.ts';
 import { createForm } from './form.ts';
 import type { EditorChannel } from './protocol.ts';
 import { installDom } from './test-dom.ts';
+import { sendVariant, VARIANT_ORDER, VARIANT_UID } from './variant.ts';
 
 /** The editor's answers, asked as the layer asks them (a fake channel records the handlers). */
 
@@ -59,6 +60,7 @@ function setup(t: Test) {
     collab: { threads: [], comments: [] } as CollabState,
     say: (text: string) => void said.push(text),
     openApp: (payload: unknown) => void opened.push(payload),
+    variant: { selected: undefined as string | undefined, fields: form.variantFields },
   };
   const lp = fakeChannel();
   const vb = fakeChannel();
@@ -186,7 +188,7 @@ t.test(
     t.same(
       await vb.ask('get-resolved-variant-permissions', { content_type_uid: 'page', entry_uid: 'p1', locale: 'en-GB' }),
       { update: true },
-      'the store has no variants: every field exists',
+      'no variant chosen: every field exists',
     );
   },
 );
@@ -221,3 +223,55 @@ t.test('variants (4.x): the highlight switch is off; a link request is logged an
   t.same(await vb.ask('open-link-variant-modal', { contentTypeUid: 'page' }), { type: 'success', message: 'Linked' });
   t.match(said, [/variant link requested for page/i]);
 });
+
+t.test(
+  'variants (4.x): the workbench variant has the fields ticked for it; choosing it is told as the editor tells it',
+  async (t) => {
+    const { vb, form, deps } = setup(t);
+    const exists = async (fieldPathWithIndex: string) =>
+      (
+        (await vb.ask('get-resolved-variant-permissions', {
+          content_type_uid: 'page',
+          entry_uid: 'p1',
+          locale: 'en-GB',
+          fieldPathWithIndex,
+        })) as { update: boolean }
+      ).update;
+    deps.variant.selected = VARIANT_UID;
+    t.equal(await exists('title'), false, 'a field not ticked is not in the variant');
+    const box = form.element.querySelector<HTMLInputElement>('input[name="variant:page.p1.title"]');
+    t.ok(box, 'each field has a "variant field" switch');
+    if (box) {
+      box.checked = true;
+      const win = box.ownerDocument.defaultView as unknown as typeof globalThis;
+      box.dispatchEvent(new win.Event('change'));
+    }
+    t.equal(await exists('title'), true, 'a ticked field is');
+    t.equal(await exists('items.1'), false, 'the others are not');
+    t.same(await vb.ask('get-highlight-variant-fields-status', undefined), { highlightVariantFields: true });
+    const sent: [string, unknown][] = [];
+    const channel = {
+      on: () => undefined,
+      send: async (type: string, payload?: unknown) => void sent.push([type, payload]),
+    };
+    await sendVariant(channel as never, deps.variant, 'en-GB');
+    t.same(sent, [
+      ['get-locale', { locale: 'en-GB' }],
+      ['set-audience-mode', { audienceMode: true }],
+      ['get-variant-id', { variant: VARIANT_UID }],
+      [
+        'show-variant-fields',
+        { variant_data: { variant: VARIANT_UID, variantOrder: VARIANT_ORDER, highlightVariantFields: true } },
+      ],
+    ]);
+    deps.variant.selected = undefined;
+    t.equal(await exists('items.1'), true, 'back on the base entry every field exists');
+    sent.length = 0;
+    await sendVariant(channel as never, deps.variant, 'en-GB');
+    t.same(sent.slice(1), [
+      ['set-audience-mode', { audienceMode: false }],
+      ['get-variant-id', { variant: undefined }],
+      ['remove-variant-fields', {}],
+    ]);
+  },
+);

@@ -12,6 +12,7 @@ import {
 import { fieldApps } from './field-app.ts';
 import type { EntriesForm } from './form.ts';
 import { answerer, type BuilderRequests, type EditorChannel, type LivePreviewRequests } from './protocol.ts';
+import { existsInVariant, type VariantState } from './variant.ts';
 
 /**
  * The editor's answers to the layer on the live-preview and visual-builder channels, typed by the
@@ -28,6 +29,8 @@ export interface AnswerDeps {
   masterLocale: string;
   collab: CollabState;
   say(text: string): void;
+  /** The workbench variant: which one is chosen, and its fields (4.x). */
+  variant: VariantState;
   /** Opens a field-location app the page chose (4.x). */
   openApp(payload: BuilderRequests['field-location-selected-app']['payload']): void;
 }
@@ -137,8 +140,10 @@ export function answerBuilder(vb: EditorChannel, deps: AnswerDeps): void {
     say(`Edit access requested for ${d.contentTypeUid} ${d.entryUid}`);
     return undefined;
   });
-  // The embedded store has no variants: every field exists in the page's entry.
-  on('get-resolved-variant-permissions', () => ({ update: true }));
+  // The workbench variant has the fields ticked for it; without a variant chosen every field exists.
+  on('get-resolved-variant-permissions', (d) => ({
+    update: existsInVariant(deps.variant, d.content_type_uid, d.fieldPathWithIndex),
+  }));
   // 4.x: the hover toolbar's names from the store, and the workbench's dummy field-location apps.
   on('get-content-type-name', (d) => ({ contentTypeName: labelOf(d.content_type_uid) }));
   on('get-reference-map', () => referenceMap(form.entries));
@@ -147,8 +152,8 @@ export function answerBuilder(vb: EditorChannel, deps: AnswerDeps): void {
     deps.openApp(d);
     return undefined;
   });
-  // 4.x: no variant is highlighted; the store has nothing to link, so linking succeeds at once.
-  on('get-highlight-variant-fields-status', () => ({ highlightVariantFields: false }));
+  // 4.x: the chosen variant's fields are highlighted; the store has nothing to link, so linking succeeds at once.
+  on('get-highlight-variant-fields-status', () => ({ highlightVariantFields: Boolean(deps.variant.selected) }));
   on('open-link-variant-modal', (d) => {
     say(`Variant link requested for ${d.contentTypeUid}`);
     return { type: 'success', message: 'Linked' };

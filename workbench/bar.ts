@@ -1,5 +1,6 @@
 import { h } from './h.ts';
 import { PUBLISHED_HASH } from './timeline.ts';
+import { VARIANT_UID } from './variant.ts';
 
 /**
  * The bar above the page: storefront, locale, page and mode pickers (each opens the workbench
@@ -71,6 +72,8 @@ export interface Bar {
   publish: HTMLButtonElement;
   /** Opens the preview in a new tab, the workbench its opener (4.x new-tab Live Preview). */
   newTab: HTMLButtonElement;
+  /** The workbench variant to show (builder mode, 4.x audiences; variant.ts). */
+  variant: HTMLSelectElement;
   say(text: string, kind?: 'info' | 'error'): void;
 }
 
@@ -96,6 +99,12 @@ export function createBar(
   const compare = h('button', { type: 'button', name: 'compare' }, 'Compare');
   const publish = h('button', { type: 'button', name: 'publish', disabled: true }, 'Publish');
   const newTab = h('button', { type: 'button', name: 'new-tab' }, 'Open in a new tab');
+  const variant = h(
+    'select',
+    { name: 'variant', disabled: mode !== 'builder' },
+    h('option', { value: '' }, 'base entry'),
+    h('option', { value: VARIANT_UID }, 'workbench variant'),
+  );
   const element = h(
     'header',
     { className: 'wb-bar' },
@@ -148,6 +157,7 @@ export function createBar(
       ),
     ),
     h('label', { title: 'Collaboration (builder mode)' }, comments, 'Comments'),
+    h('label', { title: 'An audience variant with the fields ticked for it (builder mode)' }, 'Variant', variant),
     h('label', {}, 'Base', compareBase),
     compare,
     publish,
@@ -161,6 +171,7 @@ export function createBar(
     compare,
     publish,
     newTab,
+    variant,
     say(text, kind = 'info') {
       status.textContent = text;
       status.dataset.kind = kind;

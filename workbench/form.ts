@@ -17,6 +17,8 @@ export interface EntriesForm {
   readOnly: Set<EditedEntry>;
   /** `{content type}:{field path without indexes}` answered with `updateRestrict` (get-field-schema). */
   lockedFields: Set<string>;
+  /** `{content type}:{field path without indexes}` of the workbench variant's own fields (variant.ts). */
+  variantFields: Set<string>;
   /** Entries whose workflow stage forbids editing (get-workflow-stage-details). */
   stageLocked: Set<EditedEntry>;
   /** Stage-locked entries whose editor asked for edit access (open-request-edit-access). */
@@ -53,6 +55,7 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
   const element = h('aside', { className: 'wb-side', 'aria-label': 'Entries' });
   const readOnly = new Set<EditedEntry>();
   const lockedFields = new Set<string>();
+  const variantFields = new Set<string>();
   const stageLocked = new Set<EditedEntry>();
   const accessRequested = new Set<EditedEntry>();
   const toggle = <T>(set: Set<T>, item: T, on: boolean) => (on ? set.add(item) : set.delete(item));
@@ -76,6 +79,13 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
       form.render();
       schemasChanged();
     });
+    // The layer asks again whether the field exists in the variant when it is focused: no reload.
+    const inVariant = h('input', {
+      type: 'checkbox',
+      checked: variantFields.has(lockKey),
+      name: `variant:${input.name}`,
+    });
+    inVariant.addEventListener('change', () => toggle(variantFields, lockKey, inVariant.checked));
     return h(
       'div',
       { className: 'wb-field' },
@@ -85,6 +95,12 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
         { className: 'wb-lock', title: 'Answer get-field-schema with updateRestrict' },
         lock,
         ' read-only field',
+      ),
+      h(
+        'label',
+        { className: 'wb-lock', title: 'A field of the workbench variant (get-resolved-variant-permissions)' },
+        inVariant,
+        ' variant field',
       ),
     );
   }
@@ -126,6 +142,7 @@ export function createForm({ entries, drafts, permissionsChanged, schemasChanged
     entries,
     readOnly,
     lockedFields,
+    variantFields,
     stageLocked,
     accessRequested,
     entryOf: (contentType, uid) => entries.find((e) => e.contentType === contentType && e.uid === uid),

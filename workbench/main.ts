@@ -13,6 +13,7 @@ import { createLog } from './log.ts';
 import { setupPublish } from './publish.ts';
 import { hearOnly } from './source.ts';
 import { WORKBENCH_CSS } from './style.ts';
+import { sendVariant, type VariantState } from './variant.ts';
 
 /**
  * The preview workbench: the storefront page in an iframe on the left, a form of its entries on
@@ -120,13 +121,18 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
   const collabUrl = `/__workbench/api/collab?${new URLSearchParams({ locale, uuid: page.uuid })}`;
   const collab = await api<CollabState>(collabUrl).catch((): CollabState => ({ threads: [], comments: [] }));
   const openApp = (payload: Parameters<typeof openFieldApp>[1]) => openFieldApp(vb, payload, say);
-  const answers = { api, form, page, mode, masterLocale: storefront.defaultLocale, collab, say, openApp };
+  const variant: VariantState = { selected: undefined, fields: form.variantFields };
+  const answers = { api, form, page, mode, masterLocale: storefront.defaultLocale, collab, say, variant, openApp };
   answerLivePreview(lp, answers);
   answerCollab(vb, { api, collab, collabUrl, say });
   commentsSwitch(vb, bar.comments, { api, collab, collabUrl, say });
   answerBuilder(vb, answers);
   setupCompare(bar.compareBase, bar.compare, { api, timeline, locale, hash, path: loaded.path, say });
   setupPublish(bar.publish, api, drafts, say);
+  bar.variant.addEventListener('change', () => {
+    variant.selected = bar.variant.value || undefined;
+    sendVariant(vb, variant, locale).catch(() => say('The page did not take the variant', 'error'));
+  });
 
   const src = new URL(loaded.path, location.origin);
   src.search = new URLSearchParams({

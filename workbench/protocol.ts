@@ -51,7 +51,16 @@ export interface BuilderRequests {
   'move-instance': { payload: { data: string; direction: Direction; fieldMetadata: CslpData }; answer: undefined };
   // 4.x: the workflow-stage and variant locks, and the request for edit access.
   'get-workflow-stage-details': { payload: EntryRef; answer: StageDetails };
-  'get-resolved-variant-permissions': { payload: unknown; answer: { update: boolean } };
+  'get-resolved-variant-permissions': {
+    payload: {
+      content_type_uid: string;
+      entry_uid: string;
+      locale: string;
+      variant?: string;
+      fieldPathWithIndex: string;
+    };
+    answer: { update: boolean };
+  };
   'open-request-edit-access': { payload: EntryRef; answer: undefined };
   // 4.x: the hover toolbar's names and field-location apps.
   'get-content-type-name': { payload: { content_type_uid: string }; answer: { contentTypeName: string } };

@@ -11,6 +11,7 @@ import { hideHover, startHover } from './hover.ts';
 import { hydrateEmptyBlocks, removeEmptyBlocks } from './instance-actions.ts';
 import { forgetLabels } from './label.ts';
 import { readHighlightStatus } from './protocol.ts';
+import { textsOf } from './text.ts';
 import { createUi } from './ui.ts';
 import { watchVariantPatches } from './variant-watch.ts';
 import { markVariant } from './variants.ts';
@@ -94,7 +95,7 @@ function followPageChanges(ctx: BuilderContext): void {
 
 export const startBuilder: StartBuilder = ({ win, config, channel, livePreview, entryChanged }) => {
   const teardown = new AbortController();
-  const ui = createUi(win);
+  const ui = createUi(win, textsOf(config.messages));
   const ctx = createContext({ win, config, channel, ui, signal: teardown.signal });
   startHover(ctx);
   startFocus(ctx);

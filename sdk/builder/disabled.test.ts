@@ -1,7 +1,8 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
 import { parseCslp } from '../cslp/parse.ts';
-import { DISABLED_REASONS, disabledReason, disabledState, type FieldContext, VARIANT_CLASSES } from './disabled.ts';
+import { disabledReason, disabledState, type FieldContext, VARIANT_CLASSES } from './disabled.ts';
+import { TEXTS } from './text.ts';
 
 const doc = new Window().document;
 const allowed = { create: true, read: true, update: true, delete: true, publish: true };
@@ -24,29 +25,29 @@ function field(overrides: Partial<FieldContext> = {}, classes: string[] = []): F
 
 t.test('every disabled reason shows its own text', async (t) => {
   t.equal(disabledReason(field()), '', 'an ordinary field is editable');
-  t.equal(disabledReason(field({ permissions: { ...allowed, update: false } })), DISABLED_REASONS.ENTRY_UPDATE);
+  t.equal(disabledReason(field({ permissions: { ...allowed, update: false } })), TEXTS.entryUpdate);
   t.equal(
     disabledReason(field({ schema: { data_type: 'text', field_metadata: { updateRestrict: true } } })),
-    DISABLED_REASONS.READ_ONLY,
+    TEXTS.readOnly,
   );
   t.equal(
     disabledReason(field({ schema: { data_type: 'text', non_localizable: true }, masterLocale: 'en-us' })),
-    DISABLED_REASONS.LOCALIZED_ENTRY,
+    TEXTS.localizedEntry,
   );
   t.equal(
     disabledReason(field({ schema: { data_type: 'text', non_localizable: true } })),
     '',
     'non-localizable in the master locale stays editable',
   );
-  t.equal(disabledReason(field({ variant: 'cs1', locale: 'de-DE' })), DISABLED_REASONS.NOT_LOCALIZED);
+  t.equal(disabledReason(field({ variant: 'cs1', locale: 'de-DE' })), TEXTS.notLocalized);
   t.equal(
     disabledReason(field({ schema: { data_type: 'text', field_metadata: { isUnlinkedVariant: true } } })),
-    DISABLED_REASONS.UNLINKED_VARIANT,
+    TEXTS.unlinkedVariant,
   );
-  t.equal(disabledReason(field({ audienceMode: true })), DISABLED_REASONS.AUDIENCE_MODE);
+  t.equal(disabledReason(field({ audienceMode: true })), TEXTS.audienceMode);
   t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.base])), '');
   t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.variant])), '');
-  t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.disabled])), DISABLED_REASONS.VARIANT_MISMATCH);
+  t.equal(disabledReason(field({ audienceMode: true }, [VARIANT_CLASSES.disabled])), TEXTS.variantMismatch);
 });
 
 t.test('the entry permission is reported before the field restrictions', async (t) => {
@@ -54,7 +55,7 @@ t.test('the entry permission is reported before the field restrictions', async (
     permissions: { ...allowed, update: false },
     schema: { data_type: 'text', field_metadata: { updateRestrict: true } },
   });
-  t.equal(disabledReason(both), DISABLED_REASONS.ENTRY_UPDATE);
+  t.equal(disabledReason(both), TEXTS.entryUpdate);
 });
 
 t.test(
@@ -62,11 +63,11 @@ t.test(
   async (t) => {
     const unlinked = (canLinkVariant?: boolean) =>
       field({ schema: { data_type: 'text', field_metadata: { isUnlinkedVariant: true, canLinkVariant } } });
-    t.same(disabledState(unlinked(true)), { reason: DISABLED_REASONS.UNLINKED_CAN_LINK, request: 'link' });
-    t.same(disabledState(unlinked(false)), { reason: DISABLED_REASONS.UNLINKED_CANNOT_LINK });
-    t.same(disabledState(unlinked()), { reason: DISABLED_REASONS.UNLINKED_VARIANT });
+    t.same(disabledState(unlinked(true)), { reason: TEXTS.unlinkedCanLink, request: 'link' });
+    t.same(disabledState(unlinked(false)), { reason: TEXTS.unlinkedCannotLink });
+    t.same(disabledState(unlinked()), { reason: TEXTS.unlinkedVariant });
     t.equal(
-      DISABLED_REASONS.UNLINKED_CANNOT_LINK,
+      TEXTS.unlinkedCannotLink,
       'This field is not editable as it is not linked to the selected variant. Contact your stack admin or owner to link it.',
       '4.4.1’s words',
     );
@@ -78,7 +79,7 @@ t.test('4.x lower-order variant fields are editable in audience mode unless thei
   t.equal(disabledReason(field({ audienceMode: true, inVariant: { update: true, error: false } }, lower)), '');
   t.equal(
     disabledReason(field({ audienceMode: true, inVariant: { update: true, error: true } }, lower)),
-    DISABLED_REASONS.VARIANT_MISMATCH,
+    TEXTS.variantMismatch,
   );
   t.equal(
     disabledReason(field({ audienceMode: true, inVariant: { update: true, error: true } }, [VARIANT_CLASSES.variant])),

@@ -4,6 +4,7 @@ import type { BuilderContext, Described } from './context.ts';
 import { disabledState } from './disabled.ts';
 import { fieldType } from './field-type.ts';
 import { tagOf } from './instances.ts';
+import { textsOf } from './text.ts';
 
 /** What the builder knows about a field: its description from the editor, and where it sits among tagged elements. */
 
@@ -15,18 +16,21 @@ export async function describe(ctx: BuilderContext, element: Element, cslp: Cslp
     ctx.inVariant(cslp),
   ]);
   const schema = map[cslp.fieldPath];
-  const { reason, request } = disabledState({
-    cslp,
-    schema,
-    permissions: allowed,
-    stage,
-    inVariant,
-    element,
-    masterLocale: ctx.config.stackDetails.masterLocale,
-    locale: ctx.state.locale,
-    variant: ctx.state.variant,
-    audienceMode: ctx.state.audienceMode,
-  });
+  const { reason, request } = disabledState(
+    {
+      cslp,
+      schema,
+      permissions: allowed,
+      stage,
+      inVariant,
+      element,
+      masterLocale: ctx.config.stackDetails.masterLocale,
+      locale: ctx.state.locale,
+      variant: ctx.state.variant,
+      audienceMode: ctx.state.audienceMode,
+    },
+    textsOf(ctx.config.messages),
+  );
   return { schema, type: fieldType(schema), reason, request };
 }
 

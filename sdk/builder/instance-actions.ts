@@ -8,6 +8,7 @@ import { deselect } from './deselect.ts';
 import { BUILDER_ERRORS } from './errors.ts';
 import { addDirection, fieldElement, instancesOf, isInstance, parentTag, tagOf } from './instances.ts';
 import type { Direction } from './protocol.ts';
+import { fill, textsOf } from './text.ts';
 import type { AddButtonModel } from './ui.ts';
 
 /**
@@ -63,10 +64,11 @@ export function renderAddButtons(ctx: BuilderContext, field: Focused): void {
   const max = schema?.max_instance;
   const full = !blocks && typeof max === 'number' && items.length >= max;
   const across = direction === 'horizontal';
+  const texts = textsOf(ctx.config.messages);
   const button = (index: number, placement: AddButtonModel['placement']): AddButtonModel => ({
-    label: 'Add section',
+    label: texts.addSection,
     withLabel: blocks,
-    title: full ? `Max ${max} instances allowed` : 'Add section',
+    title: full ? fill(texts.maxInstances, { max: String(max) }) : texts.addSection,
     disabled: Boolean(full || field.reason),
     placement,
     run: (element) => void addInstance(ctx, cslp, fieldTag, index, element),
@@ -124,6 +126,8 @@ function clickWhenAdded(ctx: BuilderContext, fieldTag: string, index: number, kn
 /** An empty multiple field gets a placeholder with an add button (index 0); filled ones lose it. */
 export function hydrateEmptyBlocks(ctx: BuilderContext): void {
   const { doc } = ctx;
+  const texts = textsOf(ctx.config.messages);
+  const empty = (name: string) => fill(texts.noInstances, { name });
   for (const block of Array.from(doc.querySelectorAll(`.${EMPTY_BLOCK_CLASS}`)))
     if (!block.parentElement?.classList.contains(EMPTY_PARENT_CLASS)) block.remove();
   for (const parent of Array.from(doc.querySelectorAll<HTMLElement>(`.${EMPTY_PARENT_CLASS}[${CSLP}]`))) {
@@ -134,15 +138,15 @@ export function hydrateEmptyBlocks(ctx: BuilderContext): void {
     block.setAttribute(LAYER_OWNED, '');
     block.setAttribute('data-studio-ui', 'true');
     const title = el(doc, 'div', `${EMPTY_BLOCK_CLASS}-title`, block);
-    title.textContent = `There are no ${lastSegment(cslp.fieldPath)} on this page yet.`;
-    const add = makeButton(doc, `${EMPTY_BLOCK_CLASS}-add-button`, '+ Add section', block);
+    title.textContent = empty(lastSegment(cslp.fieldPath));
+    const add = makeButton(doc, `${EMPTY_BLOCK_CLASS}-add-button`, `+ ${texts.addSection}`, block);
     add.setAttribute('data-testid', 'visual-builder__empty-block-add-button');
     add.addEventListener('click', () => void addInstance(ctx, cslp, cslp.cslpValue, 0, add));
     ctx
       .schemaFor(cslp.content_type_uid)
       .then((map) => {
         const name = map[cslp.fieldPath]?.display_name;
-        if (name) title.textContent = `There are no ${name} on this page yet.`;
+        if (name) title.textContent = empty(name);
       })
       .catch(ignore);
   }

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { DISABLED_REASONS, STAGE_REASONS } from './disabled.ts';
 import { start, TITLE } from './test-builder.ts';
+import { fill, TEXTS } from './text.ts';
 
 /**
  * 4.x locks against the real editor library: the workflow stage and the variant permission are
@@ -26,7 +26,7 @@ t.test('a stage lock disables the field: grey outline, reason with the stage, no
   });
   s.el(TITLE).click();
   await s.advance(80);
-  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, STAGE_REASONS.LOCKED('Legal review'));
+  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, fill(TEXTS.stageLocked, { stage: 'Legal review' }));
   t.notOk(s.el(TITLE).hasAttribute('contenteditable'), 'not editable');
   const buttons = [...s.shadow.querySelectorAll<HTMLButtonElement>('.tb-button[data-testid]')];
   t.ok(buttons.length > 0 && buttons.every((b) => b.disabled), 'toolbar actions disabled');
@@ -42,7 +42,7 @@ t.test('where the editor allows asking, Request Edit Access sends open-request-e
   });
   s.el(TITLE).click();
   await s.advance(80);
-  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, STAGE_REASONS.REQUEST('Legal review'));
+  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, fill(TEXTS.stageRequest, { stage: 'Legal review' }));
   (s.shadow.querySelector('.tb-request') as HTMLButtonElement).click();
   await s.advance(20);
   const sent = s.received.filter((r) => r.type === 'open-request-edit-access');
@@ -59,19 +59,41 @@ t.test('a pending request is said, with nothing to click; role and stage togethe
   });
   pending.el(TITLE).click();
   await pending.advance(80);
-  t.equal(pending.shadow.querySelector('.tb-reason')?.textContent, STAGE_REASONS.PENDING('Legal review'));
+  t.equal(pending.shadow.querySelector('.tb-reason')?.textContent, fill(TEXTS.stagePending, { stage: 'Legal review' }));
   t.notOk(pending.shadow.querySelector('.tb-request'));
   const both = start(t, { update: false, answers: { 'get-workflow-stage-details': () => LOCKED } });
   both.el(TITLE).click();
   await both.advance(80);
-  t.equal(both.shadow.querySelector('.tb-reason')?.textContent, STAGE_REASONS.ROLE_AND_STAGE('Legal review'));
+  t.equal(
+    both.shadow.querySelector('.tb-reason')?.textContent,
+    fill(TEXTS.stageRoleAndStage, { stage: 'Legal review' }),
+  );
+});
+
+t.test('in the page’s language: the stage reason and Request Edit Access come from the page’s texts', async (t) => {
+  const s = start(t, {
+    answers: {
+      'get-workflow-stage-details': () => ({ ...LOCKED, requestEditAccess: { canRequest: true, hasPending: false } }),
+    },
+  });
+  s.config.messages = {
+    stageRequest: 'Sie haben im Workflow-Schritt „{stage}“ keinen Bearbeitungszugriff auf diesen Eintrag.',
+    requestAccess: 'Bearbeitungszugriff anfordern',
+  };
+  s.el(TITLE).click();
+  await s.advance(80);
+  t.equal(
+    s.shadow.querySelector('.tb-reason')?.textContent,
+    'Sie haben im Workflow-Schritt „Legal review“ keinen Bearbeitungszugriff auf diesen Eintrag.',
+  );
+  t.equal(s.shadow.querySelector('.tb-request')?.textContent, 'Bearbeitungszugriff anfordern');
 });
 
 t.test('a field missing from the variant is locked; an error answer allows it', async (t) => {
   const s = start(t, { answers: { 'get-resolved-variant-permissions': () => ({ update: false }) } });
   s.el(TITLE).click();
   await s.advance(80);
-  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, DISABLED_REASONS.NOT_IN_VARIANT);
+  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, TEXTS.notInVariant);
   t.same(s.received.find((r) => r.type === 'get-resolved-variant-permissions')?.data, {
     content_type_uid: 'page',
     entry_uid: 'page-4711',

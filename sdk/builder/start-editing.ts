@@ -1,6 +1,7 @@
 import type { Config } from '../config/types.ts';
 import { CSLP, LAYER_OWNED, type PageWindow } from '../dom.ts';
 import { tagOf } from './instances.ts';
+import { textsOf } from './text.ts';
 
 /**
  * The floating "Start Editing" link: on a builder page opened
@@ -38,7 +39,7 @@ export function showStartEditing(win: PageWindow, config: Config): () => void {
   link.className = 'visual-builder__start-editing-btn';
   link.setAttribute('data-testid', 'vcms-start-editing-btn');
   link.setAttribute(LAYER_OWNED, '');
-  link.textContent = 'Start Editing';
+  link.textContent = textsOf(config.messages).startEditing;
   const [vertical, horizontal] = corner.split('-') as [string, string];
   // CSSOM writes: the page's CSP forbids inline style attributes, not these.
   Object.assign(link.style, {

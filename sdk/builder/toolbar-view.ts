@@ -134,10 +134,8 @@ function toggleMenu(_event: Event, button: HTMLElement): void {
   button.setAttribute('aria-expanded', String(!menu.hidden));
 }
 
-const INVALID = 'Invalid CSLP tag';
-const INVALID_DETAIL = 'The CSLP is invalid or incorrectly generated.';
-
 export function toolbarView(model: ToolbarModel, on: Surface['on']): Html {
+  const { texts } = model;
   // A menu opens below the button before it; every render closes it again.
   const toggle = on('click', toggleMenu);
   const menu = (className: string, items: { label: string; run(): void }[]) =>
@@ -153,18 +151,18 @@ export function toolbarView(model: ToolbarModel, on: Surface['on']): Html {
   );
   const revert =
     model.revert.length > 0 &&
-    html`<div class="visual-builder__variant-revert"><button type="button" class="tb-button" data-testid="visual-builder-canvas-variant-revert" data-tooltip="Variant Revert" ${toggle} ${when(Boolean(model.reason), 'disabled')}>↺ ▾</button>${menu('tb-menu', model.revert)}</div>`;
+    html`<div class="visual-builder__variant-revert"><button type="button" class="tb-button" data-testid="visual-builder-canvas-variant-revert" data-tooltip="${texts.variantRevert}" ${toggle} ${when(Boolean(model.reason), 'disabled')}>↺ ▾</button>${menu('tb-menu', model.revert)}</div>`;
   return html`<div class="tb-group"><div class="tb-label-wrap visual-builder__focused-toolbar__field-label-wrapper"><button type="button" class="tb-label${model.reason ? ' disabled' : ''}" data-testid="visual-builder__focused-toolbar__field-label" ${nested && toggle}>${label}</button>${nested && menu('tb-parents', model.parents)}${referenced}</div>${
     model.invalid &&
-    html`<span class="tb-error tooltip-below" data-testid="visual-builder__focused-toolbar__error" data-tooltip="${INVALID}&#10;${INVALID_DETAIL}" aria-label="${INVALID}: ${INVALID_DETAIL}">Error</span>`
+    html`<span class="tb-error tooltip-below" data-testid="visual-builder__focused-toolbar__error" data-tooltip="${texts.invalidTag}&#10;${texts.invalidTagDetail}" aria-label="${texts.invalidTag}: ${texts.invalidTagDetail}">${texts.error}</span>`
   }</div>${
     (buttons.length > 0 || revert) &&
     html`<div class="tb-group visual-builder__focused-toolbar__multiple-field-toolbar">${buttons}${revert}</div>`
   }${appsView(model, on)}${model.reason && html`<span class="tb-reason" data-testid="visual-builder__focused-toolbar__disabled-reason">${model.reason}</span>`}${
     model.requestAccess &&
-    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__request-edit-access" ${on('click', model.requestAccess)}>Request Edit Access</button>`
+    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__request-edit-access" ${on('click', model.requestAccess)}>${texts.requestAccess}</button>`
   }${
     model.linkVariant &&
-    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__link-variant" ${on('click', model.linkVariant)}>Click here to link a variant</button>`
+    html`<button type="button" class="tb-request" data-testid="visual-builder__focused-toolbar__link-variant" ${on('click', model.linkVariant)}>${texts.linkVariant}</button>`
   }`;
 }

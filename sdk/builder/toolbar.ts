@@ -16,12 +16,12 @@ import type { AppButton, ToolbarButton } from './ui.ts';
  * one of the questions asked on focus.
  */
 
-const REVERT_ACTIONS: [keyof VariantStatus, string, string][] = [
-  ['isBaseModified', 'revert_to_base_entry_value', 'Revert to base entry value'],
-  ['isAddedInstances', 'revert_added_instances', 'Revert added instances'],
-  ['isDeletedInstances', 'restore_deleted_instances', 'Restore deleted instances'],
-  ['fieldLevelCustomizations', 'reset_field_level_customizations', 'Reset field level customizations'],
-  ['isOrderChanged', 'restore_sorted_instances', 'Restore sorted instances'],
+const REVERT_ACTIONS: [keyof VariantStatus, string, keyof Texts][] = [
+  ['isBaseModified', 'revert_to_base_entry_value', 'revertBase'],
+  ['isAddedInstances', 'revert_added_instances', 'revertAdded'],
+  ['isDeletedInstances', 'restore_deleted_instances', 'restoreDeleted'],
+  ['fieldLevelCustomizations', 'reset_field_level_customizations', 'resetCustomizations'],
+  ['isOrderChanged', 'restore_sorted_instances', 'restoreSorted'],
 ];
 
 const PREFIX = 'visual-builder__focused-toolbar__multiple-field-toolbar__';
@@ -123,11 +123,11 @@ export function toolbarButtons(ctx: BuilderContext, field: Focused): ToolbarButt
   return buttons;
 }
 
-function revertActions(ctx: BuilderContext, field: Focused): { label: string; run(): void }[] {
+function revertActions(ctx: BuilderContext, field: Focused, texts: Texts): { label: string; run(): void }[] {
   const { status, cslp } = field;
   if (!status || !(cslp.variant || ctx.state.variant)) return [];
   return REVERT_ACTIONS.filter(([flag]) => status[flag]).map(([, action, label]) => ({
-    label,
+    label: texts[label],
     run: () =>
       void ctx.channel
         .send('send-variant-revert-action-trigger', {
@@ -204,7 +204,7 @@ export function renderToolbar(
     // No schema, or no display name once the editor answered: the tag is invalid.
     invalid: !field.schema || field.names === null || (field.names !== undefined && !field.names[field.cslp.cslpValue]),
     buttons: toolbarButtons(ctx, field),
-    revert: revertActions(ctx, field),
+    revert: revertActions(ctx, field, texts),
     contentType: field.label?.contentType ?? '',
     referenced: referencedText(texts, field.label),
     apps: appButtons(ctx, field),

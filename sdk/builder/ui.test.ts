@@ -3,16 +3,16 @@ import t, { type Test } from 'tap';
 import type { PageWindow } from '../dom.ts';
 import '../test-globals.ts';
 import { ICONS } from './icons.ts';
-import { TEXTS } from './text.ts';
+import { TEXTS, textsOf } from './text.ts';
 import { createUi } from './ui.ts';
 
 /** The drawing layer alone; placement that needs layout is checked in test/e2e/builder-toolbar.test.ts. */
 
-function setup(t: Test) {
+function setup(t: Test, texts = TEXTS) {
   const happy = new Window({ url: 'https://www.halden.co.uk/' });
   const win = happy as unknown as PageWindow;
   t.teardown(() => happy.happyDOM.close());
-  const ui = createUi(win);
+  const ui = createUi(win, texts);
   return { win, ui, root: ui.root };
 }
 
@@ -101,4 +101,12 @@ t.test('an open app list stays open and filtered when an answer redraws the tool
   ui.renderToolbar(null);
   ui.renderToolbar(model);
   t.ok((root.querySelector('.tb-app-list') as HTMLElement).hidden, 'a new toolbar starts closed');
+});
+
+t.test('the field type beside the cursor is named in the page’s language', async (t) => {
+  const { ui, root } = setup(t, textsOf({ typeFile: 'Datei' }));
+  ui.showCursor(1, 1, 'file', false);
+  t.equal(root.querySelector('.visual-builder__cursor-icon')?.textContent, 'Datei');
+  ui.showCursor(1, 1, 'empty', false);
+  t.equal(root.querySelector('.visual-builder__cursor-icon')?.textContent, '', 'no name for an untyped field');
 });

@@ -8,6 +8,7 @@ import { html, when } from '../view/html.ts';
 import { surface } from '../view/render.ts';
 import { icon, iconFor } from './icons.ts';
 import { PAGE_CSS, SHADOW_CSS } from './styles.ts';
+import { TEXTS, type Texts } from './text.ts';
 import {
   type HoverLabelModel,
   hoverLabelView,
@@ -71,7 +72,7 @@ function place(box: HTMLElement, rect: Box): void {
   box.style.height = `${rect.height}px`;
 }
 
-export function createUi(win: PageWindow): BuilderUi {
+export function createUi(win: PageWindow, texts: Texts = TEXTS): BuilderUi {
   const doc = win.document;
 
   const { host, root } = layerHost(win, 'visual-builder__container', SHADOW_CSS);
@@ -215,7 +216,8 @@ export function createUi(win: PageWindow): BuilderUi {
       // Drawn only when the type changes: the pointer moves far more often.
       if (cursor.getAttribute('data-icon') !== name) {
         cursor.setAttribute('data-icon', name);
-        cursorSurface.render(() => html`${icon(name)}${iconFor(name)[1]}`);
+        const label = iconFor(name)[1];
+        cursorSurface.render(() => html`${icon(name)}${label && texts[label]}`);
       }
       cursorWrapper.classList.toggle('visual-builder__cursor-disabled', disabled);
       cursor.style.left = `${x}px`;

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { DISABLED_REASONS } from './disabled.ts';
 import { start, TITLE } from './test-builder.ts';
+import { TEXTS } from './text.ts';
 
 /**
  * 4.x variant features against the real editor library: `variantOrder` marks lower-order variant
@@ -37,7 +37,7 @@ t.test('a failed variant permission locks a lower-order variant’s field', asyn
   });
   s.el(VARIANT_TAG).click();
   await s.advance(80);
-  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, DISABLED_REASONS.VARIANT_MISMATCH);
+  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, TEXTS.variantMismatch);
 });
 
 t.test('in a builder window the highlight state is asked; on, re-rendered variant fields are outlined', async (t) => {
@@ -135,7 +135,7 @@ t.test(
     });
     s.el(TITLE).click();
     await s.advance(80);
-    t.equal(s.shadow.querySelector('.tb-reason')?.textContent, DISABLED_REASONS.UNLINKED_CAN_LINK);
+    t.equal(s.shadow.querySelector('.tb-reason')?.textContent, TEXTS.unlinkedCanLink);
     const schemas = s.types().filter((type) => type === 'get-field-schema').length;
     (s.shadow.querySelector('[data-testid="visual-builder__focused-toolbar__link-variant"]') as HTMLElement).click();
     await s.advance(80);
@@ -161,5 +161,5 @@ t.test('a link dialog closed or failed changes nothing', async (t) => {
   (s.shadow.querySelector('[data-testid="visual-builder__focused-toolbar__link-variant"]') as HTMLElement).click();
   await s.advance(80);
   t.equal(s.types().filter((type) => type === 'get-field-schema').length, schemas);
-  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, DISABLED_REASONS.UNLINKED_CAN_LINK);
+  t.equal(s.shadow.querySelector('.tb-reason')?.textContent, TEXTS.unlinkedCanLink);
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createMessageCatalog } from '../../client/i18n/messages.ts';
 import { type PageConfig, PREVIEW_TEXT_KEYS } from '../../common/preview-page-config.ts';
+import { TEXTS } from '../../sdk/builder/text.ts';
 import { demoServer, HOSTS, testAssets } from '../../test/helpers.ts';
 import type { PreviewConfig } from './config.ts';
 import { previewCsp, previewMessages, previewScript } from './page.ts';
@@ -37,23 +38,8 @@ t.test('a preview request gets the script, its configuration, editor-only framin
       stackDetails: { apiKey: 'blt-key', environment: 'preview', branch: '' },
       clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
       editorOrigins: ['https://app.contentstack.com', 'http://127.0.0.1:4100'],
-      messages: {
-        referencedFrom: 'Referenced from {field} in {contentType}',
-        apps: 'Field apps',
-        moreApps: 'More apps',
-        searchApps: 'Search for apps',
-        noApps: 'No matching results found!',
-        moveUp: 'Move up',
-        moveDown: 'Move down',
-        moveLeft: 'Move left',
-        moveRight: 'Move right',
-        edit: 'Edit',
-        replace: 'Replace',
-        form: 'Form',
-        viewComments: 'View comments',
-        addComment: 'Add comment',
-        delete: 'Delete',
-      },
+      // An English page brings the layer's own English (4.4.1's words).
+      messages: TEXTS,
     },
   });
   const csp = res.headers['content-security-policy'] as string;
@@ -148,5 +134,12 @@ t.test('the builder’s texts come in the page’s language, their arguments lef
   const messages = previewMessages(await catalog.translator('de-CH'));
   t.equal(messages.referencedFrom, 'Verwiesen von {field} in {contentType}');
   t.equal(messages.moreApps, 'Weitere Apps');
+  t.equal(
+    messages.stageLocked,
+    'Sie haben im Workflow-Schritt „{stage}“ keinen Bearbeitungszugriff auf diesen Eintrag',
+  );
+  t.equal(messages.restoreSorted, 'Ursprüngliche Reihenfolge wiederherstellen');
   t.same(Object.keys(messages), [...PREVIEW_TEXT_KEYS], 'every text the layer reads');
+  for (const code of ['en-GB', 'en-US', 'en-IE'])
+    t.same(previewMessages(await catalog.translator(code)), TEXTS, `${code} says 4.4.1’s words, ICU quoting undone`);
 });

@@ -154,6 +154,33 @@ t.test('builder mode: a field made read-only in the workbench is disabled in the
   t.same(errors, [], 'no script errors in the workbench');
 });
 
+t.test(
+  'builder mode: the workbench variant has its own fields and order: the page marks, locks the fields it lacks',
+  async (t) => {
+    const { page, site, errors } = await openWorkbench(t, 'builder');
+    const subline = `[data-cslp="${CSLP.replace(/headline$/, 'subline')}"]`;
+    await page.waitForSelector('.wb-log tr[data-direction="in"][data-channel="visual-builder"][data-type="init"]');
+    await page.check(`input[name="variant:page_template.dishwasher.${CSLP.split('.').slice(3).join('.')}"]`);
+    await page.selectOption('select[name="variant"]', 'cs_workbench_variant');
+    const shown = page.locator('.wb-log tr[data-direction="out"][data-type="show-variant-fields"] td:last-child');
+    await shown.first().waitFor({ timeout: 5_000 });
+    t.match(
+      await shown.first().textContent(),
+      '"variantOrder":["cs_workbench_lower","cs_workbench_variant"]',
+      'the order given',
+    );
+    // The store renders no variant content: every tag is the base entry's (0181).
+    await site.waitForSelector(`${HEADLINE}.visual-builder__base-field`, { timeout: 5_000 });
+    await site.click(HEADLINE);
+    await site.waitForSelector(`${HEADLINE}[contenteditable="true"]`, { timeout: 5_000 });
+    t.pass("the variant's own field is editable");
+    await site.locator(subline).dispatchEvent('click');
+    await site.getByText('This field does not exist in the selected variant').first().waitFor({ timeout: 5_000 });
+    t.notOk(await site.getAttribute(subline, 'contenteditable'), 'a field the variant lacks is locked');
+    t.same(errors, [], 'no script errors in the workbench');
+  },
+);
+
 t.test('move-instance and delete-instance from the page are applied to the draft and shown', async (t) => {
   const { page, site, errors } = await openWorkbench(t);
   const hash = hashes.at(-1) as string;
