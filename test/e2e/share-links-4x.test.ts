@@ -1,0 +1,102 @@
+import type { Frame } from 'playwright-core';
+import t from 'tap';
+import { DISHWASHER, T, UI } from './builder-page.ts';
+import { startEditorSuite, waitFor } from './editor.ts';
+import { startReferenceFixture } from './reference-441.ts';
+
+/**
+ * live-preview-utils 4.x's preview-share links, in Chromium with the real
+ * @contentstack/advanced-post-message as the editor: each scenario runs against our layer on a
+ * storefront page and against the published 4.4.1 build on a fixture page carrying the same tags,
+ * with the same assertions on the messages and on the page. Where 4.4.1 differs on purpose the
+ * test asserts what both share and names the difference.
+ */
+
+/** The editor's answers, the same for both sites; `windowType` in the query is the builder's. */
+const EDITOR = `
+  const { lp, vb } = channels;
+  const windowType = params.get('windowType') ?? 'builder';
+  const text = (uid) => ({ data_type: 'text', uid, display_name: uid, field_metadata: {} });
+  window.schema = {
+    'body_components.headline': text('headline'),
+    'body_components.subline': text('subline'),
+    body_components: { data_type: 'blocks', uid: 'body_components', display_name: 'Body', multiple: true },
+  };
+  record(lp, 'init', () => ({ contentTypeUid: 'page_template', entryUid: 'dishwasher', windowType: 'preview' }));
+  // Logged apart from the live-preview init, whose type is the same.
+  vb.on('init', (event) => {
+    received.push({ type: 'builder-init', data: event.data });
+    return { windowType, stackDetails: { masterLocale: 'en-GB' } };
+  });
+  record(vb, 'get-field-schema', () => ({ fieldSchemaMap: schema }));
+  record(vb, 'get-permissions', () => ({ create: true, read: true, update: true, delete: true, publish: true }));
+  record(vb, 'get-field-display-names', (list) => Object.fromEntries(list.map((c) => [c.cslpValue, c.fieldPath])));
+  record(vb, 'get-content-type-name', () => ({ contentTypeName: 'Page template' }));
+  record(vb, 'get-reference-map', () => ({}));
+  record(vb, 'get-field-variant-status', () => ({}));
+  record(vb, 'get-resolved-variant-permissions', () => ({ update: true }));
+  record(vb, 'get-workflow-stage-details', () => ({ stage: { name: 'Draft' }, permissions: { entry: { update: true } } }));
+  record(vb, 'get-highlight-variant-fields-status', () => ({ highlightVariantFields: false }));
+  for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'field-location-data'])
+    record(vb, type);
+  for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
+
+/** A fixture page with the storefront's tags, running 4.4.1 in builder mode (as a Visual Editor site does). */
+const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
+<main style="padding:80px">
+  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
+  <p data-cslp="${T}.body_components.0.subline">Quiet and quick</p>
+</main>
+<script src="/lpu.js"></script>
+<script>
+  ContentstackLivePreview.init({ mode: 'builder', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
+    editButton: { enable: false } });
+</script></body></html>`;
+
+const editor = await startEditorSuite(t, { script: EDITOR });
+const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
+
+const QUERY = 'live_preview=share-e2e&content_type_uid=page_template&entry_uid=dishwasher';
+
+/** One site the scenarios run against. */
+interface Site {
+  name: string;
+  /** The page with `query` added. */
+  url(query: string): string;
+}
+
+const OURS: Site = {
+  name: 'our layer',
+  url: (query) => editor.server.url('uk', `${DISHWASHER}?${query}`),
+};
+
+const LPU_441: Site = {
+  name: 'live-preview-utils 4.4.1',
+  url: (query) => fixture.url(`/fixture?${query}`),
+};
+
+/** Resolves once the builder's container is on the page (ours and 4.4.1's share the class). */
+const mounted = async (site: Frame) => void (await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 }));
+
+const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
+
+for (const s of [OURS, LPU_441]) {
+  const skip = s === LPU_441 && fixture.skip;
+
+  // 4.4.1 mounts its builder UI (cursor, overlay, toolbar container) when the URL carries
+  // `builder` or, since 4.0.1, `preview_share`: the editor opens shared previews without `builder`.
+  t.test(
+    `${s.name}: a preview-share link without builder mounts the builder UI and asks the builder init`,
+    { skip },
+    async (t) => {
+      const { page, site } = await editor.open(t, s.url(`${QUERY}&preview_share=share-token`), {
+        until: 'builder-init',
+        query: [['windowType', 'preview-share']],
+      });
+      const [init] = await waitFor(page, 'builder-init');
+      t.same(keysOf(init?.data), ['href', 'isSSR'], 'the builder init, as 4.4.1 sends it');
+      await mounted(site);
+      t.pass('the builder UI is on the shared page');
+    },
+  );
+}
