@@ -5,7 +5,7 @@ import { startEditorSuite, waitFor } from './editor.ts';
 import { startReferenceFixture } from './reference-441.ts';
 
 /**
- * live-preview-utils 4.x's preview-share links, in Chromium with the real
+ * live-preview-utils 4.x's preview-share links and Start Editing link, in Chromium with the real
  * @contentstack/advanced-post-message as the editor: each scenario runs against our layer on a
  * storefront page and against the published 4.4.1 build on a fixture page carrying the same tags,
  * with the same assertions on the messages and on the page. Where 4.4.1 differs on purpose the
@@ -41,7 +41,13 @@ const EDITOR = `
     record(vb, type);
   for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
 
-/** A fixture page with the storefront's tags, running 4.4.1 in builder mode (as a Visual Editor site does). */
+const editor = await startEditorSuite(t, { script: EDITOR });
+const editorUrl = new URL(editor.origin);
+
+/**
+ * A fixture page with the storefront's tags, running 4.4.1 in builder mode (as a Visual Editor
+ * site does), its editor links pointing at the test editor as the storefront's do.
+ */
 const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
 <main style="padding:80px">
   <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
@@ -50,10 +56,10 @@ const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
 <script src="/lpu.js"></script>
 <script>
   ContentstackLivePreview.init({ mode: 'builder', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
+    clientUrlParams: { protocol: 'http', host: '${editorUrl.hostname}', port: ${editorUrl.port} },
     editButton: { enable: false } });
 </script></body></html>`;
 
-const editor = await startEditorSuite(t, { script: EDITOR });
 const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
 
 const QUERY = 'live_preview=share-e2e&content_type_uid=page_template&entry_uid=dishwasher';
@@ -97,6 +103,35 @@ for (const s of [OURS, LPU_441]) {
       t.same(keysOf(init?.data), ['href', 'isSSR'], 'the builder init, as 4.4.1 sends it');
       await mounted(site);
       t.pass('the builder UI is on the shared page');
+    },
+  );
+
+  // 4.3 moved the link from 3.2.5's `…/visual-builder` to `…/visual-editor`; the query (branch,
+  // environment, target-url, the first tag's locale) is unchanged.
+  t.test(
+    `${s.name}: opened outside the editor, Start Editing links to #!/stack/{apiKey}/visual-editor`,
+    { skip },
+    async (t) => {
+      const context = await editor.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      t.teardown(() => context.close());
+      const page = await context.newPage();
+      const url = s.url('live_preview=share-e2e&builder=true');
+      await page.goto(url);
+      const link = page.locator('[data-testid="vcms-start-editing-btn"]');
+      await link.waitFor({ timeout: 10_000 });
+      t.match(await link.textContent(), 'Start Editing');
+      await link.hover();
+      const href = new URL((await link.getAttribute('href')) ?? '');
+      t.equal(href.origin, editor.origin, 'the editor the page is configured with');
+      t.equal(href.pathname, '/');
+      t.match(href.hash, /^#!\/stack\/blt-e2e\/visual-editor\?/);
+      const query = new URLSearchParams(href.hash.split('?')[1]);
+      t.equal(query.get('target-url'), url, 'the page itself');
+      t.equal(query.get('environment'), 'preview');
+      t.equal(query.get('locale'), 'en-GB', 'the locale of the first tag');
+      // 4.4.1 also mounts its (empty) builder container whenever the URL carries `builder`; ours
+      // mounts nothing the editor is not there to use.
+      if (s === OURS) t.equal(await page.locator(UI).count(), 0, 'no builder UI outside the editor');
     },
   );
 }
