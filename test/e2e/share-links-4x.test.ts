@@ -5,7 +5,7 @@ import { startEditorSuite, waitFor } from './editor.ts';
 import { startReferenceFixture } from './reference-441.ts';
 
 /**
- * live-preview-utils 4.x's preview-share links and Start Editing link, in Chromium with the real
+ * live-preview-utils 4.x's preview-share links, Start Editing link and links under Timeline, in Chromium with the real
  * @contentstack/advanced-post-message as the editor: each scenario runs against our layer on a
  * storefront page and against the published 4.4.1 build on a fixture page carrying the same tags,
  * with the same assertions on the messages and on the page. Where 4.4.1 differs on purpose the
@@ -60,7 +60,29 @@ const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
     editButton: { enable: false } });
 </script></body></html>`;
 
-const fixture = await startReferenceFixture(t, { '/fixture': FIXTURE });
+/**
+ * A fixture page in preview mode without SSR, with a same-origin link: 4.4.1 decorates links only
+ * under SSR, Timeline or a new tab, so here Timeline alone is why it does.
+ */
+const TIMELINE = `<!doctype html><html><head><title>4.4.1 timeline</title></head><body>
+<main style="padding:80px">
+  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
+  <a href="/next"><span>Next page</span></a>
+</main>
+<script src="/lpu.js"></script>
+<script>
+  ContentstackLivePreview.init({ mode: 'preview', ssr: false, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
+    editButton: { enable: false } });
+</script></body></html>`;
+
+const fixture = await startReferenceFixture(t, {
+  '/fixture': FIXTURE,
+  '/timeline': TIMELINE,
+  '/next': '<!doctype html><title>next</title>',
+});
+
+/** A moment in the Timeline view: `preview_timestamp` in the page's query. */
+const TIMESTAMP = '2026-05-01T10:00:00.000Z';
 
 const QUERY = 'live_preview=share-e2e&content_type_uid=page_template&entry_uid=dishwasher';
 
@@ -69,16 +91,23 @@ interface Site {
   name: string;
   /** The page with `query` added. */
   url(query: string): string;
+  /** A page with a same-origin link under Timeline, and the link (a child of it is clicked). */
+  timeline(query: string): string;
+  link: string;
 }
 
 const OURS: Site = {
   name: 'our layer',
   url: (query) => editor.server.url('uk', `${DISHWASHER}?${query}`),
+  timeline: (query) => editor.server.url('uk', `${DISHWASHER}?${query}`),
+  link: 'main a[href^="/"]',
 };
 
 const LPU_441: Site = {
   name: 'live-preview-utils 4.4.1',
   url: (query) => fixture.url(`/fixture?${query}`),
+  timeline: (query) => fixture.url(`/timeline?${query}`),
+  link: 'main a[href^="/"]',
 };
 
 /** Resolves once the builder's container is on the page (ours and 4.4.1's share the class). */
@@ -132,6 +161,30 @@ for (const s of [OURS, LPU_441]) {
       // 4.4.1 also mounts its (empty) builder container whenever the URL carries `builder`; ours
       // mounts nothing the editor is not there to use.
       if (s === OURS) t.equal(await page.locator(UI).count(), 0, 'no builder UI outside the editor');
+    },
+  );
+
+  // 4.4.1 decorates links only under SSR, Timeline or a new tab and takes `live_preview` from the
+  // page's address; ours decorates every preview page's links, with the editor's latest hash
+  // (the same here: the editor sent no other).
+  t.test(
+    `${s.name}: under Timeline a same-origin link keeps the preview parameters and preview_timestamp`,
+    { skip },
+    async (t) => {
+      const url = s.timeline(`${QUERY}&preview_timestamp=${encodeURIComponent(TIMESTAMP)}`);
+      const { page, site } = await editor.open(t, url, { until: 'init' });
+      // Answered (with an error: nothing listens) only once the site has handled the init reply.
+      await page.evaluate(() => window.channels.lp.send('e2e-round-trip').catch(() => undefined));
+      const link = site.locator(s.link).first();
+      const before = new URL((await link.getAttribute('href')) ?? '', url);
+      t.equal(before.searchParams.get('live_preview'), null, 'the link is plain until clicked');
+      await link.click();
+      await site.waitForURL((next) => next.pathname === before.pathname, { timeout: 10_000 });
+      const next = new URL(site.url());
+      t.equal(next.searchParams.get('live_preview'), 'share-e2e');
+      t.equal(next.searchParams.get('content_type_uid'), 'page_template');
+      t.equal(next.searchParams.get('entry_uid'), 'dishwasher');
+      t.equal(next.searchParams.get('preview_timestamp'), TIMESTAMP, 'the next page shows the same moment');
     },
   );
 }
