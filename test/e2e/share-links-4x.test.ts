@@ -1,11 +1,12 @@
 import type { Frame } from 'playwright-core';
 import t from 'tap';
-import { DISHWASHER, T, UI } from './builder-page.ts';
+import { DISHWASHER, HEADLINE, PSEUDO, SUBLINE, T, UI } from './builder-page.ts';
 import { startEditorSuite, waitFor } from './editor.ts';
 import { startReferenceFixture } from './reference-441.ts';
 
 /**
- * live-preview-utils 4.x's preview-share links, Start Editing link and links under Timeline, in Chromium with the real
+ * live-preview-utils 4.x's preview-share links, Start Editing link, links under Timeline and the
+ * `data-cs-last-edited` mark, in Chromium with the real
  * @contentstack/advanced-post-message as the editor: each scenario runs against our layer on a
  * storefront page and against the published 4.4.1 build on a fixture page carrying the same tags,
  * with the same assertions on the messages and on the page. Where 4.4.1 differs on purpose the
@@ -34,12 +35,22 @@ const EDITOR = `
   record(vb, 'get-content-type-name', () => ({ contentTypeName: 'Page template' }));
   record(vb, 'get-reference-map', () => ({}));
   record(vb, 'get-field-variant-status', () => ({}));
+  // The stored value of a field is what the test says the editor saved (none: the page's own).
+  window.stored = {};
+  record(vb, 'get-field-data', (data) => ({ fieldData: stored[data.entryPath] }));
   record(vb, 'get-resolved-variant-permissions', () => ({ update: true }));
   record(vb, 'get-workflow-stage-details', () => ({ stage: { name: 'Draft' }, permissions: { entry: { update: true } } }));
   record(vb, 'get-highlight-variant-fields-status', () => ({ highlightVariantFields: false }));
   for (const type of ['send-variant-and-locale', 'mouse-click', 'focus-field', 'field-location-data'])
     record(vb, type);
   for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
+
+declare global {
+  interface Window {
+    /** The editor's stored field values, by entry path. */
+    stored: Record<string, string>;
+  }
+}
 
 const editor = await startEditorSuite(t, { script: EDITOR });
 const editorUrl = new URL(editor.origin);
@@ -185,6 +196,65 @@ for (const s of [OURS, LPU_441]) {
       t.equal(next.searchParams.get('content_type_uid'), 'page_template');
       t.equal(next.searchParams.get('entry_uid'), 'dishwasher');
       t.equal(next.searchParams.get('preview_timestamp'), TIMESTAMP, 'the next page shows the same moment');
+    },
+  );
+
+  t.test(
+    `${s.name}: data-cs-last-edited follows the field typed into, and a return to it edits a copy`,
+    { skip },
+    async (t) => {
+      const { page, site } = await editor.open(t, s.url(`${QUERY}&builder=true`), { until: 'send-variant-and-locale' });
+      await mounted(site);
+      // The editor stores what the page shows, so only the mark can send an edit to a copy.
+      const store = async (selector: string, path: string) => {
+        const text = (await site.textContent(selector)) ?? '';
+        await page.evaluate(
+          ({ path, text }) => {
+            window.stored[path] = text;
+          },
+          { path, text },
+        );
+      };
+      const marked = () => site.$$eval('[data-cs-last-edited]', (all) => all.map((el) => el.getAttribute('data-cslp')));
+      await store(HEADLINE, 'body_components.0.headline');
+      await store(SUBLINE, 'body_components.0.subline');
+
+      await site.click(HEADLINE);
+      await site.waitForSelector(`${HEADLINE}[contenteditable="true"][data-cs-last-edited="true"]`, { timeout: 5_000 });
+      await page.keyboard.type('!');
+      t.same(await marked(), [`${T}.body_components.0.headline`], 'the field being edited carries the mark');
+      await store(HEADLINE, 'body_components.0.headline');
+
+      // The focus overlay covers the rest of the page: a click on it leaves the field.
+      const leave = async (selector: string) => {
+        await site.click('body', { position: { x: 5, y: 5 }, force: true });
+        await site.waitForFunction(
+          (selector) => !document.querySelector<HTMLElement>(selector)?.isContentEditable,
+          selector,
+          {
+            timeout: 5_000,
+          },
+        );
+      };
+      await leave(HEADLINE);
+      await site.click(SUBLINE);
+      await site.waitForSelector(`${SUBLINE}[contenteditable="true"]`, { timeout: 5_000 });
+      await page.keyboard.type('!');
+      await site.waitForFunction(
+        ({ headline, subline }) =>
+          !document.querySelector(headline)?.hasAttribute('data-cs-last-edited') &&
+          document.querySelector(subline)?.getAttribute('data-cs-last-edited') === 'true',
+        { headline: HEADLINE, subline: SUBLINE },
+        { timeout: 5_000 },
+      );
+      t.pass('typing into another field moves the mark there');
+      await store(SUBLINE, 'body_components.0.subline');
+
+      // Away, then back to the field edited last.
+      await leave(SUBLINE);
+      await site.click(SUBLINE);
+      await site.waitForSelector(PSEUDO, { timeout: 5_000 });
+      t.pass('the field edited last is edited in a copy, though the page shows the stored value');
     },
   );
 }
