@@ -1,12 +1,12 @@
 import type { Frame } from 'playwright-core';
 import t from 'tap';
 import { DISHWASHER, HEADLINE, PSEUDO, SUBLINE, T, UI } from './builder-page.ts';
-import { startEditorSuite, waitFor } from './editor.ts';
+import { roundTrip, startEditorSuite, waitFor } from './editor.ts';
 import { startReferenceFixture } from './reference-441.ts';
 
 /**
- * live-preview-utils 4.x's preview-share links, Start Editing link, links under Timeline and the
- * `data-cs-last-edited` mark, in Chromium with the real
+ * live-preview-utils 4.x's preview-share links, Start Editing link, links under Timeline, the
+ * `data-cs-last-edited` mark and invalid `data-cslp` values, in Chromium with the real
  * @contentstack/advanced-post-message as the editor: each scenario runs against our layer on a
  * storefront page and against the published 4.4.1 build on a fixture page carrying the same tags,
  * with the same assertions on the messages and on the page. Where 4.4.1 differs on purpose the
@@ -257,4 +257,47 @@ for (const s of [OURS, LPU_441]) {
       t.pass('the field edited last is edited in a copy, though the page shows the stored value');
     },
   );
+
+  // 4.3's isValidCslp: a tag without content type, entry or locale, or a v2 tag without
+  // `entry_variant`, is no field: hover, click and the entry list pass over it, and nothing throws.
+  t.test(`${s.name}: invalid data-cslp values are skipped without an error`, { skip }, async (t) => {
+    const { page, site } = await editor.open(t, s.url(`${QUERY}&builder=true`), { until: 'send-variant-and-locale' });
+    await mounted(site);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    const bad = [
+      'page_template..en-GB.body_components.0.bad',
+      'v2:page_template.dishwasher.en-GB.body_components.0.bad',
+    ];
+    await site.evaluate((bad) => {
+      const main = document.querySelector('main');
+      for (const [index, value] of bad.entries()) {
+        const element = document.createElement('p');
+        element.id = `bad-${index}`;
+        element.textContent = `Bad tag ${index}`;
+        element.setAttribute('data-cslp', value);
+        main?.prepend(element);
+      }
+    }, bad);
+    for (const id of ['#bad-0', '#bad-1']) {
+      await site.hover(id);
+      await site.click(id);
+    }
+    await roundTrip(page);
+    t.same(errors, [], 'no error on the page or in the console');
+    t.equal(await site.$$eval('[contenteditable="true"]', (all) => all.length), 0, 'neither is edited');
+    const sent = JSON.stringify(await page.evaluate(() => window.received));
+    t.notMatch(sent, 'body_components.0.bad', 'nothing about them reaches the editor');
+    const { entriesInCurrentPage } = (await page.evaluate(() =>
+      window.channels.vb.send('get-entries-in-current-page'),
+    )) as { entriesInCurrentPage: { entryUid: string }[] };
+    t.notOk(
+      entriesInCurrentPage.some((entry) => !entry.entryUid),
+      'the entry list names no entry without a uid',
+    );
+    await site.click(HEADLINE);
+    await site.waitForSelector(`${HEADLINE}[contenteditable="true"]`, { timeout: 5_000 });
+    t.pass('a valid field is still edited');
+  });
 }
