@@ -163,8 +163,9 @@ export function startFocus(ctx: BuilderContext): void {
       const element = taggedTarget(ctx, event);
       const cslp = element ? tagOf(element) : null;
       if (element) win.performance.mark('vitrine-builder:click');
+      // An invalid tag is no field (4.4.1's isValidCslp): the editor hears of a click on nothing.
       const click: MouseClick = {
-        cslpData: element?.getAttribute(CSLP) ?? undefined,
+        cslpData: cslp ? (element?.getAttribute(CSLP) ?? undefined) : undefined,
         fieldMetadata: cslp ?? undefined,
       };
       channel.send('mouse-click', click).catch(ignore);

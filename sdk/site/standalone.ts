@@ -24,8 +24,10 @@ const layer = createLivePreview({
 });
 const morph = () => load<{ morphPage: MorphPage }>(chunks.morph).then((chunk) => chunk.morphPage);
 const page = readPageConfig(document);
-// The editor opens the page with `builder` in the URL when it wants the visual builder.
-const builder = new URLSearchParams(location.search).get('builder');
+// The editor opens the page with `builder` in the URL when it wants the visual builder, and a
+// preview-share link with `preview_share` (4.0.1), where reviewers hover, focus and comment.
+const query = new URLSearchParams(location.search);
+const builder = query.get('builder') || query.get('preview_share');
 if (page)
   layer
     .init(builder ? { ...page.init, mode: 'builder' } : page.init)
