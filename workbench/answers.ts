@@ -25,7 +25,8 @@ export interface AnswerDeps {
   api: Api;
   form: EntriesForm;
   page: { uuid: string };
-  mode: 'preview' | 'builder';
+  /** The window type `init` answers: a preview-share link is a window type of its own (4.0.1). */
+  mode: 'preview' | 'builder' | 'preview-share';
   masterLocale: string;
   collab: CollabState;
   say(text: string): void;

@@ -14,7 +14,9 @@ export interface Catalog {
 }
 
 export type Storefront = Catalog['storefronts'][number];
-export type Mode = 'preview' | 'builder';
+/** What the frame shows: Live Preview, the visual builder, or a preview-share link (`preview_share`, 4.0.1). */
+export type Mode = 'preview' | 'builder' | 'share';
+const MODES: readonly Mode[] = ['preview', 'builder', 'share'];
 
 /** What the workbench shows: from the address, falling back to the storefront's defaults. */
 export interface Choice {
@@ -34,7 +36,7 @@ export function choose(catalog: Catalog, query: URLSearchParams): Choice | null 
     storefront,
     locale,
     page: pages.find((p) => p.uuid === query.get('page')) ?? pages[0],
-    mode: query.get('mode') === 'builder' ? 'builder' : 'preview',
+    mode: MODES.find((m) => m === query.get('mode')) ?? 'preview',
   };
 }
 
@@ -94,7 +96,7 @@ export function createBar(
     return node;
   };
   const pages = catalog.pages[locale] ?? [];
-  const comments = h('input', { type: 'checkbox', name: 'comments', disabled: mode !== 'builder' });
+  const comments = h('input', { type: 'checkbox', name: 'comments', disabled: mode === 'preview' });
   const compareBase = h('select', { name: 'base' }, h('option', { value: PUBLISHED_HASH }, 'published'));
   const compare = h('button', { type: 'button', name: 'compare' }, 'Compare');
   const publish = h('button', { type: 'button', name: 'publish', disabled: true }, 'Publish');
@@ -151,6 +153,7 @@ export function createBar(
         [
           ['preview', 'Preview'],
           ['builder', 'Builder'],
+          ['share', 'Preview share'],
         ],
         mode,
         (value) => go({ mode: value }),

@@ -108,7 +108,7 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
     drafts,
     // The layer keeps permissions for the page's lifetime: only a reload asks again.
     permissionsChanged: () => {
-      if (mode === 'builder') frame.contentWindow?.location.reload();
+      if (mode !== 'preview') frame.contentWindow?.location.reload();
     },
     // The layer re-asks for schemas after `get-variant-id`.
     schemasChanged: () => {
@@ -122,7 +122,18 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
   const collab = await api<CollabState>(collabUrl).catch((): CollabState => ({ threads: [], comments: [] }));
   const openApp = (payload: Parameters<typeof openFieldApp>[1]) => openFieldApp(vb, payload, say);
   const variant: VariantState = { selected: undefined, fields: form.variantFields };
-  const answers = { api, form, page, mode, masterLocale: storefront.defaultLocale, collab, say, variant, openApp };
+  const windowType = mode === 'share' ? ('preview-share' as const) : mode;
+  const answers = {
+    api,
+    form,
+    page,
+    mode: windowType,
+    masterLocale: storefront.defaultLocale,
+    collab,
+    say,
+    variant,
+    openApp,
+  };
   answerLivePreview(lp, answers);
   answerCollab(vb, { api, collab, collabUrl, say });
   commentsSwitch(vb, bar.comments, { api, collab, collabUrl, say });
@@ -139,7 +150,8 @@ async function start(root: HTMLElement, api: Api, token: string): Promise<void> 
     live_preview: hash,
     content_type_uid: 'page',
     entry_uid: page.uuid,
-    ...(mode === 'builder' ? { builder: 'true' } : {}),
+    // A preview-share link has the builder's UI without `builder` (4.0.1).
+    ...(mode === 'builder' ? { builder: 'true' } : mode === 'share' ? { preview_share: 'true' } : {}),
   }).toString();
   frame.src = src.href;
   say(`Draft hash ${hash}`);

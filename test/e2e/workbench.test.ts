@@ -307,6 +307,25 @@ t.test(
   },
 );
 
+t.test(
+  'preview-share mode: the frame carries preview_share, init is answered as a preview-share window, and the page mounts the builder UI',
+  async (t) => {
+    const { page, site, errors } = await openWorkbench(t, 'share');
+    const url = new URL(site.url());
+    t.equal(url.searchParams.get('preview_share'), 'true', 'a preview-share link');
+    t.notOk(url.searchParams.has('builder'), 'not the builder');
+    const inits = await page.locator('.wb-log tr[data-direction="out"][data-type="init"]').allTextContents();
+    t.ok(
+      inits.some((row) => row.includes('preview-share')),
+      `init answered as a preview-share window (${inits.join(' | ').slice(0, 300)})`,
+    );
+    await site.waitForSelector('.visual-builder__container', { state: 'attached', timeout: 15_000 });
+    t.pass('the builder UI is mounted on the shared preview');
+    t.notOk(await page.locator('input[name="comments"]').isDisabled(), 'comments can be switched on');
+    t.same(errors, []);
+  },
+);
+
 t.test('a title edited in the form reaches the page without a reload; publish changes the plain page', async (t) => {
   const { page, site, errors } = await openWorkbench(t);
   const hash = hashes.at(-1) as string;
