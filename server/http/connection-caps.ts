@@ -39,6 +39,8 @@ export const IN_FLIGHT_MAX = 4;
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
   requests: number;
+  /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
+  upgraded?: boolean;
   /** The latest request received and its answer: whether it has been sent whole, whether answered. */
   last?: { request: IncomingMessage; response: ServerResponse };
   /** What it had read when its last answer finished: more since then means a new request has begun. */
@@ -117,7 +119,8 @@ export function capConnections(
     for (const socket of (most && byAddress.get(most)) || []) {
       const state = held.get(socket);
       const last = state?.last;
-      if (!state || (state.requests > 0 && (last?.request.complete || last?.response.headersSent))) continue;
+      if (!state || state.upgraded) continue;
+      if (state.requests > 0 && (last?.request.complete || last?.response.headersSent)) continue;
       state.release();
       socket.destroy();
       options.onCut?.('incomplete');
@@ -159,6 +162,10 @@ export function capConnections(
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!admitRequest(request, response)) return;
     for (const listener of listeners) listener.call(server, request, response);
+  });
+  server.prependListener('upgrade', (request: IncomingMessage) => {
+    const state = held.get(request.socket);
+    if (state) state.upgraded = true;
   });
   server.on('connection', (socket: Socket) => {
     // Every socket gets a listener before anything else can fail on it: a reset before the HTTP
