@@ -179,6 +179,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     isTrustedProxy: addresses.isTrustedProxy,
     onRefused: (reason) => options.metrics?.connectionRefused(reason),
     onIdleClosed: () => options.metrics?.idleConnectionClosed(),
+    onCut: (reason) => options.metrics?.connectionCut(reason),
     onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
   });
 

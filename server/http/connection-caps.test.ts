@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { connectionCaps, socketCap } from './connection-caps.ts';
+import { connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
 
 /** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
 
@@ -86,9 +86,9 @@ t.test('the total cap holds against many addresses; a trusted proxy counts only 
   // The proxy carries many visitors: past the per-address cap, still served.
   const proxied = await Promise.all(Array.from({ length: 6 }, () => hold(t, port, '127.0.0.9')));
   t.equal(await status(port, '127.0.0.9'), 200, 'a seventh connection from the proxy');
-  await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.3')));
-  await Promise.all(Array.from({ length: 2 }, () => hold(t, port, '127.0.0.4')));
-  // 6 + 4 + 2: full once the server has seen the seventh proxied connection close.
+  // One each from six addresses: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 6 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
+  // 6 + 6: full once the server has seen the seventh proxied connection close.
   t.ok(
     await until(async () => (await status(port, '127.0.0.5')) === 0, { what: 'the refusal' }),
     'full: a new address is closed unanswered',
@@ -131,6 +131,70 @@ t.test(
       'the one that began a request, the other idle ones and those mid-request are all still open',
     );
     t.match((await metrics.text()).body, /vitrine_connections_idle_closed_total 1\b/, 'counted');
+  },
+);
+
+/** Sends `count` pipelined requests for `target` in one write; resolves with the answers read until the server closes. */
+function pipelined(port: number, target: string, count: number): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.7' });
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(data.split('HTTP/1.1 ').length - 1));
+    const one = `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    // The last asks for the close, so a connection within the bound ends once every answer is sent.
+    socket.write(one.repeat(count - 1) + one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+  });
+}
+
+t.test(
+  'a connection with more requests in flight than the bound is closed before any work for the excess',
+  async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({ metrics });
+    const port = await listening(t, app);
+    const handled = async () =>
+      Number(/vitrine_http_requests_total\{[^}]*\} (\d+)/.exec((await metrics.text()).body)?.[1] ?? 0);
+    const before = await handled();
+    t.equal(
+      await pipelined(port, '/healthcheck', IN_FLIGHT_MAX),
+      IN_FLIGHT_MAX,
+      `${IN_FLIGHT_MAX} pipelined: all answered`,
+    );
+    const within = await handled();
+    t.ok(within - before <= IN_FLIGHT_MAX, 'counted as requests');
+    t.ok(
+      (await pipelined(port, '/healthcheck', 50)) < IN_FLIGHT_MAX + 1,
+      '50 pipelined: closed, the excess unanswered',
+    );
+    t.ok((await handled()) - within <= IN_FLIGHT_MAX, 'no more than the bound were handled');
+    t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="pipelined"\} 1\b/, 'counted');
+  },
+);
+
+t.test(
+  'at the cap with none idle, a newcomer takes the place of the oldest incomplete connection of the address holding the most',
+  async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({ connections: { total: 12, perAddress: 10, reserved: 0 }, metrics });
+    const port = await listening(t, app);
+    const most: Socket[] = [];
+    for (let i = 0; i < 8; i++) most.push(await hold(t, port, '127.0.0.3'));
+    const fewer = await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.4')));
+    t.equal(await status(port, '127.0.0.3'), 0, 'from the address holding the most: closed unanswered');
+    t.equal(await status(port, '127.0.0.6'), 200, 'from a new address: served');
+    await closed(most[0] as Socket);
+    t.pass('the oldest of the address holding the most made room');
+    // Full again (the served one closed): a newcomer from an address holding fewer takes the next oldest.
+    fewer.push(await hold(t, port, '127.0.0.6'));
+    t.equal(await status(port, '127.0.0.4'), 200, 'from an address holding fewer: served');
+    await closed(most[1] as Socket);
+    const ended = (sockets: Socket[]) => sockets.filter((s) => s.readableEnded || s.destroyed).length;
+    t.same({ most: ended(most.slice(2)), fewer: ended(fewer) }, { most: 0, fewer: 0 }, 'the others are still open');
+    t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="incomplete"\} 2\b/, 'counted');
   },
 );
 
@@ -189,9 +253,8 @@ t.test('a connection that sends nothing is closed at the first-byte deadline; re
 t.test('the reserved places are for this machine itself: the probe gets in when the rest is full', async (t) => {
   const app = await demoServer({ connections: { total: 12, perAddress: 4, reserved: 2 } });
   const port = await listening(t, app);
-  for (const from of ['127.0.0.3', '127.0.0.4'])
-    await Promise.all(Array.from({ length: 4 }, () => hold(t, port, from)));
-  await Promise.all(Array.from({ length: 2 }, () => hold(t, port, '127.0.0.5')));
+  // One each from ten addresses: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 10 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
   t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
   t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
 });

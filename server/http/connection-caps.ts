@@ -22,10 +22,27 @@ const PROBE_PEERS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Why a connection was closed at the door: the label of the refusals metric. */
 export type ConnectionRefusal = 'per_address' | 'total';
 
+/**
+ * Why an admitted connection was closed before its time: it pipelined past the bound, or it had not
+ * finished sending its request when a newcomer needed its place.
+ */
+export type ConnectionCut = 'pipelined' | 'incomplete';
+
+/**
+ * Requests one connection may have in flight (received, answer not finished) at once. Browsers never
+ * pipeline; a client that sends more in one go is closed before any work is done for the excess
+ * (docs/decisions/0188-pipelined-requests-bounded.md).
+ */
+export const IN_FLIGHT_MAX = 4;
+
 /** What the caps know of a connection they admitted. */
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
   requests: number;
+  /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
+  upgraded?: boolean;
+  /** The latest request received and its answer: whether it has been sent whole, whether answered. */
+  last?: { request: IncomingMessage; response: ServerResponse };
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
@@ -44,7 +61,10 @@ interface Held {
  * At the total, a kept-alive connection with nothing in flight gives its place to the newcomer, the
  * longest idle first (docs/decisions/0176-idle-connections-make-room.md): a browser reconnects
  * when its idle connection closes, and one request per connection per keep-alive timeout no longer
- * holds the server.
+ * holds the server. When none is idle, a newcomer whose address holds fewer connections than the
+ * address holding the most takes the place of that address's oldest connection that has not finished
+ * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
+ * is whole in milliseconds, a connection held silent or slow holds for seconds.
  */
 export function capConnections(
   server: Server,
@@ -54,11 +74,15 @@ export function capConnections(
     onRefused?: (reason: ConnectionRefusal) => void;
     /** An idle kept-alive connection closed to make room for a newcomer at the total cap. */
     onIdleClosed?: () => void;
+    /** An admitted connection closed: pipelined past the bound, or incomplete and its place needed. */
+    onCut?: (reason: ConnectionCut) => void;
     /** A failed accept (EMFILE when descriptors run out anyway): reported, never an exit. */
     onAcceptError?: (error: Error) => void;
   },
 ): { open(): number } {
   const perAddress = new Map<string, number>();
+  // Each address's connections, oldest first (a Set keeps the order they were admitted in).
+  const byAddress = new Map<string, Set<Socket>>();
   const held = new WeakMap<Socket, Held>();
   // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
   const idle = new Set<Socket>();
@@ -79,14 +103,46 @@ export function capConnections(
     return false;
   };
 
-  // After listen, so a listen failure (EADDRINUSE) still reaches whoever called listen.
-  server.once('listening', () => server.on('error', (error) => options.onAcceptError?.(error)));
-  // Before the application's own listener, so even an answer finished at once is seen.
-  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+  /**
+   * Closes the oldest incomplete connection of the address holding the most, when it holds more than
+   * `holding` (the newcomer's address); false when there is none. Incomplete: no request being
+   * answered, or the latest one's body still coming and no answer begun.
+   */
+  const closeOldestIncomplete = (holding: number): boolean => {
+    let most: string | undefined;
+    let count = holding;
+    for (const [address, n] of perAddress)
+      if (n > count) {
+        most = address;
+        count = n;
+      }
+    for (const socket of (most && byAddress.get(most)) || []) {
+      const state = held.get(socket);
+      const last = state?.last;
+      if (!state || state.upgraded) continue;
+      if (state.requests > 0 && (last?.request.complete || last?.response.headersSent)) continue;
+      state.release();
+      socket.destroy();
+      options.onCut?.('incomplete');
+      return true;
+    }
+    return false;
+  };
+
+  /** Counts a request on its connection; false when it is one past the bound and the connection is closed. */
+  const admitRequest = (request: IncomingMessage, response: ServerResponse): boolean => {
     const socket = request.socket;
+    // Behind one closed for pipelining, in the same read: nothing more is done for it.
+    if (socket.destroyed) return false;
     const state = held.get(socket);
-    if (!state) return;
+    if (!state) return true;
+    if (state.requests >= IN_FLIGHT_MAX) {
+      socket.destroy();
+      options.onCut?.('pipelined');
+      return false;
+    }
     state.requests++;
+    state.last = { request, response };
     idle.delete(socket);
     response.once('finish', () => {
       state.requests--;
@@ -94,6 +150,22 @@ export function capConnections(
       state.readAtIdle = socket.bytesRead;
       idle.add(socket);
     });
+    return true;
+  };
+
+  // After listen, so a listen failure (EADDRINUSE) still reaches whoever called listen.
+  server.once('listening', () => server.on('error', (error) => options.onAcceptError?.(error)));
+  // The application's own listeners (Fastify's) run only for a request the connection may send: one
+  // past the bound, or behind it in the same read, gets no routing, no hook, no file opened.
+  const listeners = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!admitRequest(request, response)) return;
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+  server.prependListener('upgrade', (request: IncomingMessage) => {
+    const state = held.get(request.socket);
+    if (state) state.upgraded = true;
   });
   server.on('connection', (socket: Socket) => {
     // Every socket gets a listener before anything else can fail on it: a reset before the HTTP
@@ -108,7 +180,7 @@ export function capConnections(
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
-        : open >= total && !closeLongestIdle()
+        : open >= total && !closeLongestIdle() && !closeOldestIncomplete(fromAddress + 1)
           ? 'total'
           : undefined;
     if (refusal) {
@@ -116,7 +188,11 @@ export function capConnections(
       return socket.destroy();
     }
     open++;
-    if (!trusted) perAddress.set(address, fromAddress + 1);
+    if (!trusted) {
+      perAddress.set(address, fromAddress + 1);
+      const mine = byAddress.get(address) ?? new Set<Socket>();
+      byAddress.set(address, mine.add(socket));
+    }
     // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
@@ -133,8 +209,13 @@ export function capConnections(
         open--;
         if (trusted) return;
         const left = (perAddress.get(address) ?? 1) - 1;
+        const mine = byAddress.get(address);
+        mine?.delete(socket);
         if (left > 0) perAddress.set(address, left);
-        else perAddress.delete(address);
+        else {
+          perAddress.delete(address);
+          byAddress.delete(address);
+        }
       },
     };
     held.set(socket, state);

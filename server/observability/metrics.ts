@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { UPGRADE_REFUSAL_REASONS, type UpgradeRefusalReason } from '../data/upgrade-policy.ts';
-import type { ConnectionRefusal } from '../http/connection-caps.ts';
+import type { ConnectionCut, ConnectionRefusal } from '../http/connection-caps.ts';
 import type { CacheLookup } from '../render/html-cache.ts';
 import type { RouteKind, StatusClass } from './route-kind.ts';
 
@@ -81,6 +81,12 @@ export class Metrics {
     help: 'Kept-alive connections with nothing in flight closed to make room for a newcomer at the total cap.',
     registers: [this.registry],
   });
+  readonly #connectionsCut = new Counter({
+    name: 'vitrine_connections_cut_total',
+    help: 'Admitted connections closed early: pipelined past the bound, or incomplete when a newcomer needed the place.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   readonly #upgradesRefused = new Counter({
     name: 'vitrine_websocket_upgrades_refused_total',
     help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap).',
@@ -129,6 +135,10 @@ export class Metrics {
 
   idleConnectionClosed(): void {
     this.#idleConnectionsClosed.inc();
+  }
+
+  connectionCut(reason: ConnectionCut): void {
+    this.#connectionsCut.inc({ reason });
   }
 
   upgradeRefused(reason: UpgradeRefusalReason): void {

@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import t from 'tap';
 import WebSocket from 'ws';
@@ -134,6 +135,82 @@ await hostileCase(
     const madeRoom = (await server.metric('vitrine_connections_idle_closed_total')) - closedIdle;
     t.ok(madeRoom > 0, `idle connections made room (${madeRoom} closed)`);
     for (const socket of held) socket.destroy();
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '77. pipelined requests for the largest asset, never read, are cut at the bound: memory and descriptors stay flat',
+  async (t) => {
+    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
+    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const cut = await server.metric('vitrine_connections_cut_total{reason="pipelined"}');
+    const fds = await server.metric('process_open_fds');
+    const peak = server.peakRssBytes();
+    // 20 connections × 200 pipelined GETs, written at once and never read: the attack scaled down.
+    const pipeline = `GET /assets/${largest} HTTP/1.1\r\nHost: ${HOST}\r\nAccept-Encoding: identity\r\n\r\n`.repeat(
+      200,
+    );
+    const held = await Promise.all(Array.from({ length: 20 }, () => open(t, port, '127.0.7.1')));
+    for (const socket of held) {
+      socket.pause();
+      socket.write(pipeline);
+    }
+    await until(
+      async () => (await server.metric('vitrine_connections_cut_total{reason="pipelined"}')) - cut >= held.length,
+      { what: 'every pipelining connection to be cut' },
+    );
+    t.pass('all 20 cut at the bound');
+    const grown = (server.peakRssBytes() - peak) / 2 ** 20;
+    t.ok(grown < 150, `peak RSS grew ${Math.round(grown)} MB`);
+    for (const socket of held) socket.destroy();
+    // The monitor's probe may hold one meanwhile.
+    await until(async () => (await server.metric('process_open_fds')) <= fds + 1, {
+      what: 'descriptors back to where they were',
+    });
+    t.pass(`descriptors back to ${fds}`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '78. silent and slow-header connections from many addresses that reconnect fill the cap; a visitor from another is still served',
+  async (t) => {
+    let attacking = true;
+    const attackers = new Set<Socket>();
+    // One connection from `from` that sends nothing (silent) or half a head, and comes back when closed.
+    const attack = (from: string, silent: boolean) => {
+      if (!attacking) return;
+      void open(t, port, from).then((socket) => {
+        attackers.add(socket);
+        if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+        socket.once('close', () => {
+          attackers.delete(socket);
+          attack(from, silent);
+        });
+        socket.resume();
+      });
+    };
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // 10 addresses × their cap: more than every place but the probes'.
+    for (let a = 1; a <= 10; a++) for (let k = 0; k < PER_ADDRESS; k++) attack(`127.0.8.${a}`, k % 2 === 0);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 380, {
+      what: 'the attackers to hold the cap',
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.8.250' })).status);
+    attacking = false;
+    for (const socket of attackers) socket.destroy();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `incomplete connections made room (${madeRoom} closed)`);
   },
 );
 

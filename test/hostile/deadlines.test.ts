@@ -76,10 +76,11 @@ await hostileCase(
     const held = [];
     for (let a = 1; a <= 8; a++) for (let k = 0; k < 20; k++) held.push(open(t, port, `127.0.5.${a}`));
     const sockets = await Promise.all(held);
-    const refused = await exchange(port, 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', {
+    const newcomer = await exchange(port, 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', {
       from: '127.0.5.9',
     });
-    t.equal(refused.status, 0, 'another address is closed unanswered while they are held');
+    // Silent, so incomplete: one of the address holding the most gives way (decision 0189).
+    t.equal(newcomer.status, 200, 'another address is served while they are held');
     // The health monitor of the case probes from 127.0.0.1 throughout; all the held ones are cut.
     await Promise.all(sockets.map(closedByServer));
     t.pass(`all ${sockets.length} closed by the server`);
