@@ -139,8 +139,9 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
 });
 
 /**
- * Sockets named address + number, taken in order; `standing` gives those not live yet. `arrivals`
- * then come one by one at the cap: the socket each one displaced, or 'refused'.
+ * Sockets named address + number, taken in order at 0 ms; `standing` gives those not live. Then
+ * `arrivals` come one by one at the cap, at 5 s unless `at` says otherwise: the socket each one
+ * displaced, or 'refused'.
  */
 const placeCases: {
   rule: string;
@@ -148,6 +149,7 @@ const placeCases: {
   held: string[];
   standing?: Record<string, SocketStanding>;
   arrivals: string[];
+  at?: Record<string, number>;
   outcome: string[];
 }[] = [
   {
@@ -196,25 +198,35 @@ const placeCases: {
     outcome: ['a1'],
   },
   {
-    rule: 'an attacker reconnecting evicts its own older sockets before a newer visitor',
+    rule: 'the address that gave way, reconnecting at once, is refused: the visitor keeps its place',
     total: 3,
     held: ['a1', 'b1', 'c1'],
-    arrivals: ['v1', 'a2', 'b2', 'c2'],
-    outcome: ['a1', 'b1', 'c1', 'v1'],
+    arrivals: ['v1', 'a2', 'd1', 'b2'],
+    outcome: ['a1', 'refused', 'b1', 'refused'],
+  },
+  {
+    rule: 'a socket in its first second is not taken for one that never sends connection_init',
+    total: 2,
+    held: ['a1', 'b1'],
+    standing: { v1: 'connecting', w1: 'connecting' },
+    arrivals: ['v1', 'w1'],
+    outcome: ['a1', 'b1'],
   },
   {
     rule: 'sockets that never complete connection_init only displace each other, never a live visitor',
     total: 3,
     held: ['a1', 'b1', 'c1'],
-    standing: Object.fromEntries(['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'd1', 'e1'].map((name) => [name, 'connecting'])),
-    arrivals: ['v1', 'a2', 'b2', 'c2', 'd1', 'e1'],
-    outcome: ['a1', 'b1', 'c1', 'a2', 'b2', 'c2'],
+    standing: Object.fromEntries(['a1', 'b1', 'c1', 'a2', 'd1', 'e1', 'f1'].map((name) => [name, 'connecting'])),
+    arrivals: ['v1', 'a2', 'd1', 'e1', 'f1'],
+    at: { f1: 6_500 },
+    outcome: ['a1', 'refused', 'b1', 'c1', 'd1'],
   },
 ];
 
 for (const c of placeCases) {
   t.test(c.rule, async (t) => {
-    const places = socketPlaces<string>(c.total, 10);
+    let clock = 0;
+    const places = socketPlaces<string>(c.total, 10, { now: () => clock });
     // Live unless named otherwise: a page subscribes as soon as its socket is acknowledged.
     const standing = (name: string) => () => c.standing?.[name] ?? 'live';
     let gaveWay: string[] = [];
@@ -224,6 +236,7 @@ for (const c of placeCases) {
       'places taken below the cap',
     );
     const outcome = c.arrivals.map((name) => {
+      clock = c.at?.[name] ?? 5_000;
       gaveWay = [];
       if (!take(name)) return 'refused';
       t.equal(gaveWay.length, 1, `${name}: exactly one gave way`);
@@ -233,6 +246,34 @@ for (const c of placeCases) {
     t.equal(places.open(), c.total, 'never more than the cap');
   });
 }
+
+t.test('an address whose socket gave way is refused at the cap for 10 s, and gets in below it', async (t) => {
+  let clock = 0;
+  const places = socketPlaces<string>(2, 10, { now: () => clock });
+  const gaveWay: string[] = [];
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => gaveWay.push(name),
+      () => 'live',
+    );
+  take('a1');
+  take('b1');
+  clock = 2_000;
+  t.ok(take('v1'), 'a visitor gets in');
+  t.same(gaveWay, ['a1']);
+  clock = 11_999;
+  t.notOk(take('a2'), 'the address that gave way is refused within 10 s');
+  clock = 12_000;
+  const a2 = take('a2');
+  t.ok(a2, 'and gets in 10 s on');
+  t.same(gaveWay, ['a1', 'b1']);
+  t.notOk(take('b2'), 'b gave way just now: refused at the cap');
+  a2?.();
+  t.ok(take('b2'), 'below the cap it gets in');
+  t.equal(places.of('v'), 1, 'the visitor still holds its place');
+});
 
 t.test('a socket that gave way or closed releases its place once; its address is counted down', async (t) => {
   const places = socketPlaces<string>(3, 2);

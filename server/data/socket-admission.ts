@@ -157,20 +157,36 @@ export type SocketStanding = 'connecting' | 'idle' | 'live';
  * total, a newcomer whose address would hold no more than the address holding the most takes a
  * place (decision 0178): sockets are never idle while they hold a subscription, so refusing would
  * let one socket from each of a few thousand addresses keep every visitor's live price out. Who
- * gives way: the oldest socket still connecting, else the oldest holding no subscription, else the
- * oldest socket of an address holding the most. A newcomer whose address would then hold more than
- * any other is refused.
+ * gives way: the oldest socket still connecting, else the oldest holding no subscription (either
+ * only after `graceMs`, as a page's client sends connection_init and subscribes at once), else the
+ * oldest socket of an address holding the most. Refused: a newcomer whose address would then hold
+ * more than any other, and for `barredMs` after one of its sockets gave way, a newcomer of that
+ * address: reconnecting at once would otherwise take the newest place back, a visitor's.
  */
-export function socketPlaces<S>(total: number, perAddress: number) {
+export function socketPlaces<S>(
+  total: number,
+  perAddress: number,
+  { barredMs = 10_000, graceMs = 1_000, now = () => performance.now() } = {},
+) {
   interface Place {
     address: string;
     giveWay: () => void;
     standing: () => SocketStanding;
+    since: number;
   }
   /** Every socket holding a place, oldest first. */
   const places = new Map<S, Place>();
   /** How many sockets each address holds. */
   const counts = new Map<string, number>();
+  /** When a socket of each address last gave way, oldest first; kept `barredMs`. */
+  const gaveWay = new Map<string, number>();
+  const barred = (address: string, at: number) => {
+    for (const [other, when] of gaveWay) {
+      if (at - when < barredMs) break;
+      gaveWay.delete(other);
+    }
+    return gaveWay.has(address);
+  };
   const release = (socket: S) => {
     const place = places.get(socket);
     if (!place) return;
@@ -180,11 +196,11 @@ export function socketPlaces<S>(total: number, perAddress: number) {
     else counts.delete(place.address);
   };
   /** The socket to give way when the heaviest addresses hold `most`: one walk, oldest first. */
-  const leaving = (most: number): S | undefined => {
+  const leaving = (most: number, at: number): S | undefined => {
     let idle: S | undefined;
     let heaviest: S | undefined;
     for (const [socket, place] of places) {
-      const standing = place.standing();
+      const standing = at - place.since < graceMs ? 'live' : place.standing();
       if (standing === 'connecting') return socket;
       if (standing === 'idle') idle ??= socket;
       else if (counts.get(place.address) === most) heaviest ??= socket;
@@ -200,17 +216,20 @@ export function socketPlaces<S>(total: number, perAddress: number) {
     take(address: string, socket: S, giveWay: () => void, standing: () => SocketStanding): (() => void) | undefined {
       const count = counts.get(address) ?? 0;
       if (count >= perAddress) return undefined;
+      const at = now();
       if (places.size >= total) {
         let most = 0;
         for (const held of counts.values()) most = Math.max(most, held);
-        if (count + 1 > most) return undefined;
-        const out = leaving(most);
+        if (count + 1 > most || barred(address, at)) return undefined;
+        const out = leaving(most, at);
         const place = out === undefined ? undefined : places.get(out);
         if (out === undefined || !place) return undefined;
         release(out);
+        gaveWay.delete(place.address);
+        gaveWay.set(place.address, at);
         place.giveWay();
       }
-      places.set(socket, { address, giveWay, standing });
+      places.set(socket, { address, giveWay, standing, since: at });
       counts.set(address, count + 1);
       return () => release(socket);
     },
