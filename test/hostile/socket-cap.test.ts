@@ -185,7 +185,7 @@ for (const live of [true, false]) {
     server,
     live
       ? '79. one socket holding a subscription from each of more addresses than the cap holds, reconnecting at once: a visitor gets and keeps its live price'
-      : '80. sockets that never send connection_init from more addresses than the cap holds, reconnecting at once: a visitor gets and keeps its live price',
+      : '79b. sockets that never send connection_init from more addresses than the cap holds, reconnecting at once: a visitor gets and keeps its live price',
     async (t) => {
       const attack = reconnecting(t, { addresses: 40, subnet: live ? 11 : 12, live });
       // The attack fills every place and keeps reconnecting the sockets that do not fit.
