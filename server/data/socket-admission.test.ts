@@ -205,21 +205,23 @@ const placeCases: {
     outcome: ['a1', 'refused', 'b1', 'refused'],
   },
   {
-    rule: 'a socket in its first second is not taken for one that never sends connection_init',
-    total: 2,
-    held: ['a1', 'b1'],
-    standing: { v1: 'connecting', w1: 'connecting' },
+    rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    standing: { a1: 'connecting', v1: 'connecting', w1: 'connecting' },
     arrivals: ['v1', 'w1'],
-    outcome: ['a1', 'b1'],
+    outcome: ['a1', 'v1'],
   },
   {
     rule: 'sockets that never complete connection_init only displace each other, never a live visitor',
     total: 3,
     held: ['a1', 'b1', 'c1'],
-    standing: Object.fromEntries(['a1', 'b1', 'c1', 'a2', 'd1', 'e1', 'f1'].map((name) => [name, 'connecting'])),
-    arrivals: ['v1', 'a2', 'd1', 'e1', 'f1'],
-    at: { f1: 6_500 },
-    outcome: ['a1', 'refused', 'b1', 'c1', 'd1'],
+    standing: Object.fromEntries(
+      ['a1', 'b1', 'c1', 'a2', 'd1', 'e1', 'f1', 'g1', 'h1'].map((name) => [name, 'connecting']),
+    ),
+    arrivals: ['v1', 'a2', 'd1', 'e1', 'f1', 'g1', 'h1'],
+    at: { f1: 6_500, g1: 6_500, h1: 6_500 },
+    outcome: ['a1', 'refused', 'b1', 'c1', 'd1', 'e1', 'f1'],
   },
 ];
 

@@ -158,8 +158,8 @@ export type SocketStanding = 'connecting' | 'idle' | 'live';
  * place (decision 0178): sockets are never idle while they hold a subscription, so refusing would
  * let one socket from each of a few thousand addresses keep every visitor's live price out. Who
  * gives way: the oldest socket still connecting, else the oldest holding no subscription (either
- * only after `graceMs`, as a page's client sends connection_init and subscribes at once), else the
- * oldest socket of an address holding the most. Refused: a newcomer whose address would then hold
+ * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
+ * oldest of those in their first `graceMs`, else the oldest socket of an address holding the most. Refused: a newcomer whose address would then hold
  * more than any other, and for `barredMs` after one of its sockets gave way, a newcomer of that
  * address: reconnecting at once would otherwise take the newest place back, a visitor's.
  */
@@ -198,14 +198,17 @@ export function socketPlaces<S>(
   /** The socket to give way when the heaviest addresses hold `most`: one walk, oldest first. */
   const leaving = (most: number, at: number): S | undefined => {
     let idle: S | undefined;
+    let young: S | undefined;
     let heaviest: S | undefined;
     for (const [socket, place] of places) {
-      const standing = at - place.since < graceMs ? 'live' : place.standing();
-      if (standing === 'connecting') return socket;
-      if (standing === 'idle') idle ??= socket;
-      else if (counts.get(place.address) === most) heaviest ??= socket;
+      const standing = place.standing();
+      if (standing === 'live') {
+        if (counts.get(place.address) === most) heaviest ??= socket;
+      } else if (at - place.since < graceMs) young ??= socket;
+      else if (standing === 'connecting') return socket;
+      else idle ??= socket;
     }
-    return idle ?? heaviest;
+    return idle ?? young ?? heaviest;
   };
   return {
     /**
