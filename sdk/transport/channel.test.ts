@@ -163,6 +163,33 @@ t.test('messages from a foreign origin or another window are ignored: no ACK, no
   t.equal(calls(), 1, 'the same message from the parent and the editor origin is handled');
 });
 
+t.test('a message from a foreign origin or another window is ignored without its data being read', async (t) => {
+  const s = setup(t);
+  const { request, calls } = countingRequests(s.channel);
+  const site = s.site as unknown as Window & typeof globalThis;
+  let reads = 0;
+  // Reading `data` is what deserialises a large message: counted, so a check after it shows.
+  const send = (origin: string, source: unknown) => {
+    const event = new site.MessageEvent('message', { origin, source: source as never });
+    Object.defineProperty(event, 'data', {
+      get: () => {
+        reads++;
+        return structuredClone(request);
+      },
+    });
+    site.dispatchEvent(event);
+  };
+  send('https://evil.example', s.parent);
+  send(EDITOR_ORIGIN, { postMessage() {} });
+  await s.delivered();
+  t.equal(reads, 0, 'data never read');
+  t.equal(calls(), 0, 'nor handled');
+  send(EDITOR_ORIGIN, s.parent);
+  await s.delivered();
+  t.ok(reads > 0, 'the editor’s own message is read');
+  t.equal(calls(), 1, 'and handled');
+});
+
 t.test('malformed envelopes are dropped before any handler', async (t) => {
   const s = setup(t);
   let calls = 0;

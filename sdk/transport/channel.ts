@@ -71,12 +71,13 @@ export function createChannel<S extends Exchanges<S> = Messages, R extends Excha
   }
 
   function receive(event: MessageEvent): void {
-    const message = readEnvelope(event.data, id);
-    if (!message) return;
+    // Who sent it first: reading `data` deserialises it, a cost a foreign sender must not impose.
     if (!peer.accepts(event)) {
-      logger.debug('ignored a message from', event.origin || '(no origin)', message.type);
+      logger.debug('ignored a message from', event.origin || '(no origin)');
       return;
     }
+    const message = readEnvelope(event.data, id);
+    if (!message) return;
     logger.debug('received', id, message.metadata.nature, message.type, message.payload);
     const { nature, hash } = message.metadata;
     if (nature === 'REQUEST') {

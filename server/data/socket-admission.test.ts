@@ -1,6 +1,6 @@
 import t from 'tap';
 import { tokenBucket } from './socket.ts';
-import { addressSubscriptions, operationAdmission, socketPlaces } from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, type SocketStanding, socketPlaces } from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
@@ -138,30 +138,166 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
   t.same([open(one, '7'), open(one, '8'), open(one, '9')], [true, true, true], 'an address forgotten starts again');
 });
 
-t.test('at the socket cap the oldest socket of the address holding the most gives way', async (t) => {
-  const places = socketPlaces<string>(5, 3);
+/**
+ * Sockets named address + number, taken in order at 0 ms; `standing` gives those not live. Then
+ * `arrivals` come one by one at the cap, at 5 s unless `at` says otherwise: the socket each one
+ * displaced, or 'refused'.
+ */
+const placeCases: {
+  rule: string;
+  total: number;
+  held: string[];
+  standing?: Record<string, SocketStanding>;
+  arrivals: string[];
+  at?: Record<string, number>;
+  outcome: string[];
+}[] = [
+  {
+    rule: 'with every address holding one, a newcomer gets in: the oldest socket gives way',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    arrivals: ['v1'],
+    outcome: ['a1'],
+  },
+  {
+    rule: 'a socket still connecting gives way first, the oldest of them',
+    total: 4,
+    held: ['a1', 'b1', 'c1', 'd1'],
+    standing: { c1: 'connecting', d1: 'connecting', a1: 'idle' },
+    arrivals: ['v1', 'w1'],
+    outcome: ['c1', 'd1'],
+  },
+  {
+    rule: 'then one holding no subscription, whatever its address holds',
+    total: 4,
+    held: ['a1', 'a2', 'b1', 'c1'],
+    standing: { c1: 'idle' },
+    arrivals: ['v1'],
+    outcome: ['c1'],
+  },
+  {
+    rule: 'then the oldest socket of an address holding the most, not the oldest of all',
+    total: 4,
+    held: ['a1', 'b1', 'b2', 'c1'],
+    arrivals: ['v1', 'w1'],
+    outcome: ['b1', 'a1'],
+  },
+  {
+    rule: 'an address that would hold more than the heaviest is refused',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    standing: { a1: 'connecting' },
+    arrivals: ['b2'],
+    outcome: ['refused'],
+  },
+  {
+    rule: 'an address that would tie with the heaviest gets in',
+    total: 3,
+    held: ['a1', 'a2', 'b1'],
+    arrivals: ['b2'],
+    outcome: ['a1'],
+  },
+  {
+    rule: 'the address that gave way, reconnecting at once, is refused: the visitor keeps its place',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    arrivals: ['v1', 'a2', 'd1', 'b2'],
+    outcome: ['a1', 'refused', 'b1', 'refused'],
+  },
+  {
+    rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    standing: { a1: 'connecting', v1: 'connecting', w1: 'connecting' },
+    arrivals: ['v1', 'w1'],
+    outcome: ['a1', 'v1'],
+  },
+  {
+    rule: 'sockets that never complete connection_init only displace each other, never a live visitor',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    standing: Object.fromEntries(
+      ['a1', 'b1', 'c1', 'a2', 'd1', 'e1', 'f1', 'g1', 'h1'].map((name) => [name, 'connecting']),
+    ),
+    arrivals: ['v1', 'a2', 'd1', 'e1', 'f1', 'g1', 'h1'],
+    at: { f1: 6_500, g1: 6_500, h1: 6_500 },
+    outcome: ['a1', 'refused', 'b1', 'c1', 'd1', 'e1', 'f1'],
+  },
+];
+
+for (const c of placeCases) {
+  t.test(c.rule, async (t) => {
+    let clock = 0;
+    const places = socketPlaces<string>(c.total, 10, { now: () => clock });
+    // Live unless named otherwise: a page subscribes as soon as its socket is acknowledged.
+    const standing = (name: string) => () => c.standing?.[name] ?? 'live';
+    let gaveWay: string[] = [];
+    const take = (name: string) => places.take(name.slice(0, 1), name, () => gaveWay.push(name), standing(name));
+    t.ok(
+      c.held.every((name) => take(name)),
+      'places taken below the cap',
+    );
+    const outcome = c.arrivals.map((name) => {
+      clock = c.at?.[name] ?? 5_000;
+      gaveWay = [];
+      if (!take(name)) return 'refused';
+      t.equal(gaveWay.length, 1, `${name}: exactly one gave way`);
+      return gaveWay[0] ?? 'nobody';
+    });
+    t.same(outcome, c.outcome, 'who gave way to each arrival');
+    t.equal(places.open(), c.total, 'never more than the cap');
+  });
+}
+
+t.test('an address whose socket gave way is refused at the cap for 10 s, and gets in below it', async (t) => {
+  let clock = 0;
+  const places = socketPlaces<string>(2, 10, { now: () => clock });
   const gaveWay: string[] = [];
-  const take = (address: string, socket: string) => places.take(address, socket, () => gaveWay.push(socket));
-  const releases = ['a1', 'a2', 'a3', 'b1', 'b2'].map((name) => take(name.slice(0, 1), name));
-  t.ok(
-    releases.every((release) => release),
-    'five places taken',
-  );
-  t.notOk(take('a', 'a4'), 'an address holds at most its share');
-  t.ok(take('c', 'c1'), 'at the cap a newcomer gets in');
-  t.same(gaveWay, ['a1'], "in the place of the heaviest address's oldest socket");
-  t.notOk(take('b', 'b3'), 'not when its address would then hold as many as the heaviest');
-  t.notOk(take('c', 'c2'), 'nor the newcomer’s own address');
-  t.ok(take('d', 'd1'), 'another address would hold fewer: it gets in');
-  t.same(gaveWay, ['a1', 'a2'], 'a gave way again: of the two holding the most, the first found');
-  t.equal(places.open(), 5, 'never more than the cap');
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => gaveWay.push(name),
+      () => 'live',
+    );
+  take('a1');
+  take('b1');
+  clock = 2_000;
+  t.ok(take('v1'), 'a visitor gets in');
+  t.same(gaveWay, ['a1']);
+  clock = 11_999;
+  t.notOk(take('a2'), 'the address that gave way is refused within 10 s');
+  clock = 12_000;
+  const a2 = take('a2');
+  t.ok(a2, 'and gets in 10 s on');
+  t.same(gaveWay, ['a1', 'b1']);
+  t.notOk(take('b2'), 'b gave way just now: refused at the cap');
+  a2?.();
+  t.ok(take('b2'), 'below the cap it gets in');
+  t.equal(places.of('v'), 1, 'the visitor still holds its place');
+});
+
+t.test('a socket that gave way or closed releases its place once; its address is counted down', async (t) => {
+  const places = socketPlaces<string>(3, 2);
+  const gaveWay: string[] = [];
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => gaveWay.push(name),
+      () => 'live',
+    );
+  const releases = ['a1', 'a2', 'b1'].map(take);
+  t.notOk(take('a3'), 'an address holds at most its share');
+  t.ok(take('c1'), 'at the cap a newcomer gets in');
+  t.same(gaveWay, ['a1']);
   releases[0]?.();
-  t.equal(places.open(), 5, 'a socket that gave way releases nothing twice');
-  releases[3]?.();
-  t.equal(places.open(), 4, 'a socket closing frees its place');
-  t.equal(places.of('b'), 1, 'and its address’s');
-  t.ok(take('b', 'b4'), 'so one more gets in without anybody giving way');
-  t.same(gaveWay, ['a1', 'a2']);
+  t.equal(places.open(), 3, 'a socket that gave way releases nothing twice');
+  releases[2]?.();
+  t.equal(places.open(), 2, 'a socket closing frees its place');
+  t.equal(places.of('b'), 0, 'and its address’s');
+  t.ok(take('b2'), 'so one more gets in without anybody giving way');
+  t.same(gaveWay, ['a1']);
 });
 
 t.test(

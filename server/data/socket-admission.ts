@@ -147,50 +147,98 @@ export function addressSubscriptions(perAddress: number) {
 }
 
 /**
- * The places for open sockets: at most `total` over all addresses and `perAddress` for one. At the
- * total, a newcomer whose address would still hold fewer than the address holding the most takes
- * the place of that address's oldest socket (decision 0178): sockets are never idle while they hold
- * a subscription, so a flood from a few dozen addresses would otherwise keep every visitor's live
- * price out. A newcomer whose address would then hold as many as any other is refused.
+ * How far a socket is from being of use to its client, in the order sockets give way at the cap:
+ * one that has not completed `connection_init` yet, one holding no subscription, one holding some.
  */
-export function socketPlaces<S>(total: number, perAddress: number) {
-  /** Each address's sockets, oldest first, with how each is told to give way. */
-  const held = new Map<string, Map<S, () => void>>();
-  let open = 0;
-  const release = (address: string, socket: S) => {
-    const own = held.get(address);
-    if (!own?.delete(socket)) return;
-    open--;
-    if (own.size === 0) held.delete(address);
+export type SocketStanding = 'connecting' | 'idle' | 'live';
+
+/**
+ * The places for open sockets: at most `total` over all addresses and `perAddress` for one. At the
+ * total, a newcomer whose address would hold no more than the address holding the most takes a
+ * place (decision 0178): sockets are never idle while they hold a subscription, so refusing would
+ * let one socket from each of a few thousand addresses keep every visitor's live price out. Who
+ * gives way: the oldest socket still connecting, else the oldest holding no subscription (either
+ * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
+ * oldest of those in their first `graceMs`, else the oldest socket of an address holding the most. Refused: a newcomer whose address would then hold
+ * more than any other, and for `barredMs` after one of its sockets gave way, a newcomer of that
+ * address: reconnecting at once would otherwise take the newest place back, a visitor's.
+ */
+export function socketPlaces<S>(
+  total: number,
+  perAddress: number,
+  { barredMs = 10_000, graceMs = 1_000, now = () => performance.now() } = {},
+) {
+  interface Place {
+    address: string;
+    giveWay: () => void;
+    standing: () => SocketStanding;
+    since: number;
+  }
+  /** Every socket holding a place, oldest first. */
+  const places = new Map<S, Place>();
+  /** How many sockets each address holds. */
+  const counts = new Map<string, number>();
+  /** When a socket of each address last gave way, oldest first; kept `barredMs`. */
+  const gaveWay = new Map<string, number>();
+  const barred = (address: string, at: number) => {
+    for (const [other, when] of gaveWay) {
+      if (at - when < barredMs) break;
+      gaveWay.delete(other);
+    }
+    return gaveWay.has(address);
+  };
+  const release = (socket: S) => {
+    const place = places.get(socket);
+    if (!place) return;
+    places.delete(socket);
+    const left = (counts.get(place.address) ?? 1) - 1;
+    if (left > 0) counts.set(place.address, left);
+    else counts.delete(place.address);
+  };
+  /** The socket to give way when the heaviest addresses hold `most`: one walk, oldest first. */
+  const leaving = (most: number, at: number): S | undefined => {
+    let idle: S | undefined;
+    let young: S | undefined;
+    let heaviest: S | undefined;
+    for (const [socket, place] of places) {
+      const standing = place.standing();
+      if (standing === 'live') {
+        if (counts.get(place.address) === most) heaviest ??= socket;
+      } else if (at - place.since < graceMs) young ??= socket;
+      else if (standing === 'connecting') return socket;
+      else idle ??= socket;
+    }
+    return idle ?? young ?? heaviest;
   };
   return {
     /**
      * A place for `socket` of `address`: its release (once is enough; later calls do nothing), or
-     * undefined when refused. `giveWay` is called, once, if it is later closed to make room.
+     * undefined when refused. `giveWay` is called, once, if it is later closed to make room;
+     * `standing` is asked at the cap, to choose who gives way.
      */
-    take(address: string, socket: S, giveWay: () => void): (() => void) | undefined {
-      const count = held.get(address)?.size ?? 0;
+    take(address: string, socket: S, giveWay: () => void, standing: () => SocketStanding): (() => void) | undefined {
+      const count = counts.get(address) ?? 0;
       if (count >= perAddress) return undefined;
-      if (open >= total) {
-        let heaviest: string | undefined;
+      const at = now();
+      if (places.size >= total) {
         let most = 0;
-        for (const [other, sockets] of held) {
-          if (sockets.size > most) [heaviest, most] = [other, sockets.size];
-        }
-        if (heaviest === undefined || count + 1 >= most) return undefined;
-        const [oldest, close] = held.get(heaviest)?.entries().next().value ?? [];
-        if (oldest === undefined || !close) return undefined;
-        release(heaviest, oldest);
-        close();
+        for (const held of counts.values()) most = Math.max(most, held);
+        if (count + 1 > most || barred(address, at)) return undefined;
+        const out = leaving(most, at);
+        const place = out === undefined ? undefined : places.get(out);
+        if (out === undefined || !place) return undefined;
+        release(out);
+        gaveWay.delete(place.address);
+        gaveWay.set(place.address, at);
+        place.giveWay();
       }
-      const own = held.get(address) ?? new Map<S, () => void>();
-      held.set(address, own.set(socket, giveWay));
-      open++;
-      return () => release(address, socket);
+      places.set(socket, { address, giveWay, standing, since: at });
+      counts.set(address, count + 1);
+      return () => release(socket);
     },
     /** Sockets holding a place now. */
-    open: () => open,
+    open: () => places.size,
     /** Sockets `address` holds now. */
-    of: (address: string) => held.get(address)?.size ?? 0,
+    of: (address: string) => counts.get(address) ?? 0,
   };
 }

@@ -121,8 +121,8 @@ export const SOCKET_LIMITS: SocketLimits = {
 /**
  * How the server closes a socket on its own. 1000 for an idle socket: graphql-ws's client reconnects
  * after it only when it holds subscriptions again. 1008 (policy violation) for a reader too slow or
- * a sender too fast, 1013 (try again later) for the oldest socket of the address holding the most
- * when the socket cap is reached; graphql-ws's client reconnects after either with its back-off.
+ * a sender too fast, 1013 (try again later) for the socket giving way to a newcomer at the socket
+ * cap; graphql-ws's client reconnects after either with its back-off.
  */
 export const SOCKET_CLOSE = {
   idle: { code: 1000, reason: 'Idle: no subscription' },
@@ -191,6 +191,8 @@ export function attachGraphQLSocket(
   const inFlight = new WeakMap<Connection, Set<string>>();
   const clientOf = (request: IncomingMessage) => options.clientAddress?.(request) ?? request.socket.remoteAddress ?? '';
   const budgets = new WeakMap<WebSocket, () => boolean>();
+  /** The connection of each socket whose `connection_init` was acknowledged. */
+  const acknowledged = new WeakMap<WebSocket, Connection>();
   /** Each address's message budget over all of its sockets, while it holds one. */
   const addressBudgets = new Map<string, () => boolean>();
   const tooManyInFlight = [
@@ -232,6 +234,7 @@ export function attachGraphQLSocket(
         }
         open.add(ctx);
         idle.watch(ctx);
+        acknowledged.set(ctx.extra.socket, ctx);
         return true;
       },
       onClose: (ctx) => {
@@ -327,11 +330,21 @@ export function attachGraphQLSocket(
       },
       options.policy ?? {},
     ) ??
-      // At the cap, the oldest socket of the address holding the most gives way (decision 0178).
-      places.take(client, socket, () => {
-        if (upgraded) closeForPolicy(upgraded, SOCKET_CLOSE.makeRoom);
-        else socket.destroy();
-      }) ?? {
+      // At the cap, a socket still connecting, idle or of the address holding the most gives way
+      // (decision 0178).
+      places.take(
+        client,
+        socket,
+        () => {
+          if (upgraded) closeForPolicy(upgraded, SOCKET_CLOSE.makeRoom);
+          else socket.destroy();
+        },
+        () => {
+          const connection = upgraded && acknowledged.get(upgraded);
+          if (!connection) return 'connecting';
+          return Object.keys(connection.subscriptions).length > 0 ? 'live' : 'idle';
+        },
+      ) ?? {
         status: 503 as const,
         reason: 'socket_cap' as const,
         message: 'Too many open sockets. Please try again shortly.',

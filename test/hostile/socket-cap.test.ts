@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
+import { until } from '../until.ts';
 import { closedByServer, hostileCase, open, request, upgradeHeaders, worstHealthMs } from './attack.ts';
 import { startProductionServer } from './production-server.ts';
 
@@ -13,6 +14,8 @@ const PER_ADDRESS = 20;
 const server = await startProductionServer(t, {
   CONNECTIONS_MAX: '100',
   CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
+  // Prices change often, so a visitor's live price shows whether it is still held.
+  GRAPHQL_DEMO_CHANGE_MS: '50',
 });
 const { port } = server;
 const HOST = `localhost:${port}`;
@@ -86,5 +89,132 @@ await hostileCase(
     t.ok(lived < 15_000, `all 20 cut after ${lived} ms`);
   },
 );
+
+/** The socket cap at `CONNECTIONS_MAX=100`: a quarter. */
+const SOCKETS_MAX = 25;
+const PRICES =
+  'subscription { productUpdated(ids: ["4711","4712","5810","6020","7000","8000","9000","9500","9501","9600"], locale: "en-GB") { id price { amount } } }';
+
+/**
+ * One socket from each of `addresses` addresses (127.0.`subnet`.x), each reopened at once whenever
+ * the server closes or refuses it (after a tenth of a second when refused, as the outside attack
+ * did): `live` ones send connection_init and hold a subscription, the others never send anything.
+ * Counts the sockets tried, opened and open (`peak`: the most open at once); `stop` ends it.
+ */
+function reconnecting(t: Test, { addresses, subnet, live }: { addresses: number; subnet: number; live: boolean }) {
+  const report = { tried: 0, opened: 0, open: 0, peak: 0 };
+  let stopped = false;
+  const sockets = new Set<WebSocket>();
+  const connect = (from: string) => {
+    if (stopped) return;
+    report.tried++;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
+      headers: { host: HOST },
+      localAddress: from,
+    });
+    sockets.add(socket);
+    let opened = false;
+    let again = false;
+    const retry = (afterMs: number) => {
+      if (again) return;
+      again = true;
+      sockets.delete(socket);
+      if (opened) report.open--;
+      setTimeout(() => connect(from), afterMs);
+    };
+    socket.on('error', () => {});
+    socket.on('unexpected-response', (_request, response) => {
+      response.resume();
+      retry(100);
+    });
+    socket.on('open', () => {
+      opened = true;
+      report.opened++;
+      report.open++;
+      report.peak = Math.max(report.peak, report.open);
+      if (live) socket.send(JSON.stringify({ type: 'connection_init' }));
+    });
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string };
+      if (message.type !== 'connection_ack') return;
+      socket.send(JSON.stringify({ id: 'live', type: 'subscribe', payload: { query: LIVE_PRICE } }));
+    });
+    socket.on('close', () => retry(0));
+  };
+  for (let i = 1; i <= addresses; i++) connect(`127.0.${subnet}.${i}`);
+  const stop = () => {
+    stopped = true;
+    for (const socket of sockets) socket.terminate();
+  };
+  t.teardown(stop);
+  return { report, stop };
+}
+
+/**
+ * A visitor's live price from `from`: counts the price updates it receives, and how its socket
+ * ended if it did (refused, or closed by the server).
+ */
+function visitorPrices(t: Test, from: string) {
+  const seen = { updates: 0, ended: '' };
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
+    headers: { host: HOST },
+    localAddress: from,
+  });
+  t.teardown(() => socket.terminate());
+  socket.on('error', () => {});
+  socket.on('unexpected-response', (_request, response) => {
+    response.resume();
+    seen.ended ||= `refused ${response.statusCode}`;
+  });
+  socket.on('close', (code) => {
+    seen.ended ||= `closed ${code}`;
+  });
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { type: string; id?: string };
+    if (message.type === 'connection_ack')
+      socket.send(JSON.stringify({ id: 'prices', type: 'subscribe', payload: { query: PRICES } }));
+    else if (message.id === 'prices' && message.type === 'next') seen.updates++;
+    else if (message.id === 'prices') seen.ended ||= `subscription ${message.type}`;
+  });
+  return { seen, close: () => socket.close() };
+}
+
+for (const live of [true, false]) {
+  await hostileCase(
+    t,
+    server,
+    live
+      ? '79. one socket holding a subscription from each of more addresses than the cap holds, reconnecting at once: a visitor gets and keeps its live price'
+      : '79b. sockets that never send connection_init from more addresses than the cap holds, reconnecting at once: a visitor gets and keeps its live price',
+    async (t) => {
+      const attack = reconnecting(t, { addresses: 40, subnet: live ? 11 : 12, live });
+      // The attack fills every place and keeps reconnecting the sockets that do not fit.
+      await until(() => attack.report.open >= SOCKETS_MAX && attack.report.opened >= 60, {
+        what: 'the attack to fill the socket cap',
+        timeout: 30_000,
+      });
+      const before = attack.report.tried;
+      attack.report.peak = attack.report.open;
+      const started = Date.now();
+      const visitor = visitorPrices(t, '127.0.13.1');
+      // Held for 60 price changes (a change every 50 ms: about 3 s) without a close.
+      await until(() => visitor.seen.updates >= 60 || visitor.seen.ended, {
+        what: "the visitor's price updates",
+        timeout: 60_000,
+      });
+      const tried = attack.report.tried - before;
+      const { peak } = attack.report;
+      attack.stop();
+      visitor.close();
+      t.comment(
+        `visitor: ${visitor.seen.updates} updates (${visitor.seen.ended || 'open'}) in ${Date.now() - started} ms; meanwhile the attack tried ${tried} sockets, at most ${peak} open (${JSON.stringify(attack.report)})`,
+      );
+      t.equal(visitor.seen.ended, '', 'the visitor was neither refused nor closed');
+      t.ok(visitor.seen.updates >= 60, 'and received 60 price updates');
+      t.ok(peak >= SOCKETS_MAX - 1, `the attack held every other place meanwhile (at most ${peak} open)`);
+    },
+  );
+}
 
 t.teardown(() => t.comment(`worst /healthcheck over the socket-cap cases: ${Math.round(worstHealthMs())} ms`));
