@@ -219,13 +219,13 @@ const placeCases: {
     outcome: ['b1', 'c1', 'd1', 'e1'],
   },
   {
-    rule: 'an address displaced once is not barred, but displaces no live socket of an address displaced less often; the most displaced goes first',
+    rule: 'an address displaced once is not barred, but displaces no socket, live or in its first second, of an address displaced less often',
     total: 3,
     held: ['v1', 'a1', 'b1'],
     standing: { d1: 'connecting' },
     arrivals: ['c1', 'b2', 'd1', 'b3', 'e1'],
     at: { b3: 5_500, e1: 5_500 },
-    outcome: ['b1', 'refused', 'c1', 'd1', 'b3'],
+    outcome: ['b1', 'refused', 'c1', 'refused', 'd1'],
   },
   {
     rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
@@ -303,6 +303,30 @@ t.test(
     t.equal(places.of('v'), 1, 'the visitor still holds its place');
   },
 );
+
+t.test('of the live sockets, the one whose address was displaced most lately goes first, not the newest', async (t) => {
+  let clock = 0;
+  const places = socketPlaces<string>(3, 10, { now: () => clock });
+  const gaveWay: string[] = [];
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => gaveWay.push(name),
+      () => (name === 'x1' ? 'idle' : 'live'),
+    );
+  take('x1');
+  take('a1');
+  const c1 = take('c1');
+  clock = 5_000;
+  const y1 = take('y1');
+  t.same(gaveWay, ['x1'], 'a newcomer takes the idle one’s place');
+  c1?.();
+  y1?.();
+  t.ok(take('x2') && take('w1'), 'x, displaced once, gets in below the cap, then w: the cap is full again');
+  t.ok(take('v1'), 'a visitor at the cap');
+  t.same(gaveWay, ['x1', 'x2'], 'x’s socket gives way, not w1, the newest');
+});
 
 t.test('an IPv6 address counts by its /64, an IPv4-mapped one as the IPv4 address', async (t) => {
   const groups: [string, string][] = [

@@ -176,10 +176,10 @@ export function addressGroup(address: string): string {
  *
  * Who gives way: the oldest socket still connecting, else the oldest holding no subscription (either
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
- * oldest of those in their first `graceMs`. A socket holding a subscription gives way only after
- * those, only to a newcomer whose address holds none, and only if its own address has been
- * displaced at least as often as the newcomer's over the last `memoryMs` (decision 0192): of those,
- * an address holding the most, displaced the most, its newest socket. An attacker's reconnecting
+ * oldest of those in their first `graceMs`, else one holding a subscription, only to a newcomer
+ * whose address holds none: of an address holding the most, displaced the most, its newest socket.
+ * A socket in its first `graceMs` or holding a subscription gives way only to an address displaced
+ * no more often than its own over the last `memoryMs` (decision 0192). An attacker's reconnecting
  * addresses are displaced again and again and displace only each other; a visitor that has held
  * its price, never displaced, gives way only to an address never displaced either, and then only
  * when every other holder is as fresh and younger. An address displaced twice within `memoryMs` is
@@ -229,14 +229,17 @@ export function socketPlaces<S>(
     let liveTimes = -1;
     for (const [socket, place] of places) {
       const standing = place.standing();
-      if (standing === 'live') {
-        if (holding > 0 || counts.get(place.group) !== most) continue;
-        const own = displaced.get(place.group)?.times ?? 0;
-        // Later ones replace earlier ones of as many displacements: the newest goes.
-        if (own >= times && own >= liveTimes) [live, liveTimes] = [socket, own];
-      } else if (at - place.since < graceMs) young ??= socket;
-      else if (standing === 'connecting') return socket;
-      else idle ??= socket;
+      if (standing !== 'live' && at - place.since >= graceMs) {
+        if (standing === 'connecting') return socket;
+        idle ??= socket;
+        continue;
+      }
+      // In its first second or holding a subscription: only for an address displaced as seldom.
+      const own = displaced.get(place.group)?.times ?? 0;
+      if (own < times) continue;
+      if (standing !== 'live') young ??= socket;
+      // Later ones replace earlier ones displaced as often: the newest goes.
+      else if (holding === 0 && counts.get(place.group) === most && own >= liveTimes) [live, liveTimes] = [socket, own];
     }
     return idle ?? young ?? live;
   };
