@@ -1,8 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { until } from '../until.ts';
 import { closedByServer, hostileCase, open, request, upgradeHeaders, worstHealthMs } from './attack.ts';
 import { startProductionServer } from './production-server.ts';
+import type { HoldFloodOrder, HoldFloodReport } from './socket-hold-flood.ts';
 
 /**
  * The third outside attack on issue 32's guards, first finding: sockets that each hold one
@@ -96,72 +98,38 @@ const PRICES =
   'subscription { productUpdated(ids: ["4711","4712","5810","6020","7000","8000","9000","9500","9501","9600"], locale: "en-GB") { id price { amount } } }';
 
 /**
- * One socket from each of `addresses` addresses (127.0.`subnet`.x), each reopened at once whenever
- * the server closes or refuses it (after a tenth of a second when refused, as the outside attack
- * did): `live` ones send connection_init and hold a subscription, the others never send anything.
- * Counts the sockets tried, opened, open (`peak`: the most open at once) and closed 1013 to make
- * room (`displaced`), and the addresses that had one open; `stop` ends it.
+ * The attack of `socket-hold-flood.ts` against this server, in a worker thread: reopened at once
+ * after a close and a tenth of a second after a refusal unless told otherwise. `report` follows the
+ * worker's; `stop` ends it.
  */
 function reconnecting(
   t: Test,
-  {
-    addresses,
-    subnet,
-    live,
-    afterCloseMs = 0,
-    afterRefusalMs = 100,
-  }: { addresses: number; subnet: number; live: boolean; afterCloseMs?: number; afterRefusalMs?: number },
+  options: { addresses: number; subnet: number; live: boolean; afterCloseMs?: number; afterRefusalMs?: number },
 ) {
-  const report = { tried: 0, opened: 0, open: 0, peak: 0, displaced: 0, addresses: new Set<string>() };
-  let stopped = false;
-  const sockets = new Set<WebSocket>();
-  const connect = (from: string) => {
-    if (stopped) return;
-    report.tried++;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
-      headers: { host: HOST },
-      localAddress: from,
-    });
-    sockets.add(socket);
-    let opened = false;
-    let again = false;
-    const retry = (afterMs: number) => {
-      if (again) return;
-      again = true;
-      sockets.delete(socket);
-      if (opened) report.open--;
-      setTimeout(() => connect(from), afterMs);
-    };
-    socket.on('error', () => {});
-    socket.on('unexpected-response', (_request, response) => {
-      response.resume();
-      retry(afterRefusalMs);
-    });
-    socket.on('open', () => {
-      opened = true;
-      report.opened++;
-      report.addresses.add(from);
-      report.open++;
-      report.peak = Math.max(report.peak, report.open);
-      if (live) socket.send(JSON.stringify({ type: 'connection_init' }));
-    });
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type: string };
-      if (message.type !== 'connection_ack') return;
-      socket.send(JSON.stringify({ id: 'live', type: 'subscribe', payload: { query: LIVE_PRICE } }));
-    });
-    socket.on('close', (code) => {
-      if (code === 1013) report.displaced++;
-      retry(afterCloseMs);
-    });
+  const order: HoldFloodOrder = {
+    port,
+    host: HOST,
+    query: LIVE_PRICE,
+    afterCloseMs: 0,
+    afterRefusalMs: 100,
+    ...options,
   };
-  for (let i = 1; i <= addresses; i++) connect(`127.0.${subnet}.${i}`);
+  const worker = new Worker(new URL('./socket-hold-flood.ts', import.meta.url), { workerData: order });
+  const report: HoldFloodReport = { tried: 0, opened: 0, open: 0, peak: 0, displaced: 0, addresses: 0 };
+  worker.on('message', (latest: HoldFloodReport) => Object.assign(report, latest));
   const stop = () => {
-    stopped = true;
-    for (const socket of sockets) socket.terminate();
+    worker.postMessage('stop');
+    void worker.terminate();
   };
   t.teardown(stop);
-  return { report, stop };
+  return {
+    report,
+    stop,
+    resetPeak: () => {
+      report.peak = report.open;
+      worker.postMessage('reset-peak');
+    },
+  };
 }
 
 /**
@@ -177,8 +145,11 @@ function visitorPrices(t: Test, from: string) {
   t.teardown(() => socket.terminate());
   socket.on('error', () => {});
   socket.on('unexpected-response', (_request, response) => {
-    response.resume();
     seen.ended ||= `refused ${response.statusCode}`;
+    response.setEncoding('utf8');
+    response.on('data', (text: string) => {
+      seen.ended += `: ${text.trim()}`;
+    });
   });
   socket.on('close', (code) => {
     seen.ended ||= `closed ${code}`;
@@ -205,12 +176,12 @@ for (const live of [true, false]) {
       const attack = reconnecting(t, { addresses: 40, subnet: live ? 11 : 12, live });
       // The attack fills every place and keeps reconnecting the sockets that do not fit.
       // Every address has had a socket: more than the cap holds went round the places.
-      await until(() => attack.report.open >= SOCKETS_MAX && attack.report.addresses.size >= 40, {
+      await until(() => attack.report.open >= SOCKETS_MAX && attack.report.addresses >= 40, {
         what: 'the attack to fill the socket cap',
         timeout: 30_000,
       });
       const before = attack.report.tried;
-      attack.report.peak = attack.report.open;
+      attack.resetPeak();
       const started = Date.now();
       const visitor = visitorPrices(t, '127.0.13.1');
       // Held for 60 price changes (a change every 50 ms: about 3 s) without a close.
@@ -303,7 +274,7 @@ await hostileCase(
     const heldBefore = visitor.kept.liveMs;
     const attack = reconnecting(t, { addresses: SCALED_ADDRESSES, subnet: 14, live: true, ...AS_OUTSIDE });
     // Every address has had a socket: the attack went round the places; then 60 more price changes.
-    await until(() => attack.report.addresses.size >= SCALED_ADDRESSES, {
+    await until(() => attack.report.addresses >= SCALED_ADDRESSES, {
       what: 'every attacking address to have held a socket',
       timeout: 60_000,
     });
