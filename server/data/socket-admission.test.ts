@@ -1,6 +1,12 @@
 import t from 'tap';
 import { tokenBucket } from './socket.ts';
-import { addressSubscriptions, operationAdmission, type SocketStanding, socketPlaces } from './socket-admission.ts';
+import {
+  addressGroup,
+  addressSubscriptions,
+  operationAdmission,
+  type SocketStanding,
+  socketPlaces,
+} from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
@@ -153,11 +159,11 @@ const placeCases: {
   outcome: string[];
 }[] = [
   {
-    rule: 'with every address holding one, a newcomer gets in: the oldest socket gives way',
+    rule: 'with every address holding one, a newcomer gets in: the newest socket gives way',
     total: 3,
     held: ['a1', 'b1', 'c1'],
     arrivals: ['v1'],
-    outcome: ['a1'],
+    outcome: ['c1'],
   },
   {
     rule: 'a socket still connecting gives way first, the oldest of them',
@@ -176,11 +182,11 @@ const placeCases: {
     outcome: ['c1'],
   },
   {
-    rule: 'then the oldest socket of an address holding the most, not the oldest of all',
+    rule: 'then a socket of an address holding the most, not the newest of all',
     total: 4,
     held: ['a1', 'b1', 'b2', 'c1'],
-    arrivals: ['v1', 'w1'],
-    outcome: ['b1', 'a1'],
+    arrivals: ['v1'],
+    outcome: ['b2'],
   },
   {
     rule: 'an address that would hold more than the heaviest is refused',
@@ -191,18 +197,35 @@ const placeCases: {
     outcome: ['refused'],
   },
   {
-    rule: 'an address that would tie with the heaviest gets in',
+    rule: 'an address holding some that would tie with the heaviest takes the place of one not live',
     total: 3,
     held: ['a1', 'a2', 'b1'],
+    standing: { a1: 'idle' },
     arrivals: ['b2'],
     outcome: ['a1'],
   },
   {
-    rule: 'the address that gave way, reconnecting at once, is refused: the visitor keeps its place',
+    rule: 'but a socket holding a subscription gives way only to an address holding none',
     total: 3,
-    held: ['a1', 'b1', 'c1'],
-    arrivals: ['v1', 'a2', 'd1', 'b2'],
-    outcome: ['a1', 'refused', 'b1', 'refused'],
+    held: ['a1', 'a2', 'b1'],
+    arrivals: ['b2', 'c1'],
+    outcome: ['refused', 'a2'],
+  },
+  {
+    rule: 'a visitor holding its price stays while fresh addresses take each other’s places, the newest first',
+    total: 3,
+    held: ['v1', 'a1', 'b1'],
+    arrivals: ['c1', 'd1', 'e1', 'f1'],
+    outcome: ['b1', 'c1', 'd1', 'e1'],
+  },
+  {
+    rule: 'an address displaced once is not barred, but displaces no socket, live or in its first second, of an address displaced less often',
+    total: 3,
+    held: ['v1', 'a1', 'b1'],
+    standing: { d1: 'connecting' },
+    arrivals: ['c1', 'b2', 'd1', 'b3', 'e1'],
+    at: { b3: 5_500, e1: 5_500 },
+    outcome: ['b1', 'refused', 'c1', 'refused', 'd1'],
   },
   {
     rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
@@ -221,7 +244,7 @@ const placeCases: {
     ),
     arrivals: ['v1', 'a2', 'd1', 'e1', 'f1', 'g1', 'h1'],
     at: { f1: 6_500, g1: 6_500, h1: 6_500 },
-    outcome: ['a1', 'refused', 'b1', 'c1', 'd1', 'e1', 'f1'],
+    outcome: ['a1', 'b1', 'c1', 'a2', 'd1', 'e1', 'f1'],
   },
 ];
 
@@ -249,32 +272,85 @@ for (const c of placeCases) {
   });
 }
 
-t.test('an address whose socket gave way is refused at the cap for 10 s, and gets in below it', async (t) => {
+t.test(
+  'an address displaced twice within a minute is refused at the cap for 10 s after the latest; once, it is not',
+  async (t) => {
+    let clock = 0;
+    const places = socketPlaces<string>(2, 10, { now: () => clock });
+    const gaveWay: string[] = [];
+    // Sockets named i… hold no subscription: they give way to anyone once past their first second.
+    const take = (name: string) =>
+      places.take(
+        name.slice(1, 2),
+        name,
+        () => gaveWay.push(name),
+        () => (name.startsWith('i') ? 'idle' : 'live'),
+      );
+    take('ia1');
+    take('ib1');
+    clock = 2_000;
+    t.ok(take('vv1'), 'a visitor gets in');
+    t.ok(take('ia2'), 'the address that gave way once comes straight back');
+    t.same(gaveWay, ['ia1', 'ib1']);
+    clock = 3_500;
+    t.ok(take('ic1'), 'a newcomer');
+    t.same(gaveWay, ['ia1', 'ib1', 'ia2'], 'a is displaced a second time');
+    clock = 13_499;
+    t.notOk(take('ia3'), 'and is refused within 10 s of it');
+    clock = 13_500;
+    t.ok(take('ia3'), 'and gets in 10 s on');
+    t.same(gaveWay, ['ia1', 'ib1', 'ia2', 'ic1']);
+    t.equal(places.of('v'), 1, 'the visitor still holds its place');
+  },
+);
+
+t.test('of the live sockets, the one whose address was displaced most lately goes first, not the newest', async (t) => {
   let clock = 0;
-  const places = socketPlaces<string>(2, 10, { now: () => clock });
+  const places = socketPlaces<string>(3, 10, { now: () => clock });
   const gaveWay: string[] = [];
   const take = (name: string) =>
     places.take(
       name.slice(0, 1),
       name,
       () => gaveWay.push(name),
+      () => (name === 'x1' ? 'idle' : 'live'),
+    );
+  take('x1');
+  take('a1');
+  const c1 = take('c1');
+  clock = 5_000;
+  const y1 = take('y1');
+  t.same(gaveWay, ['x1'], 'a newcomer takes the idle one’s place');
+  c1?.();
+  y1?.();
+  t.ok(take('x2') && take('w1'), 'x, displaced once, gets in below the cap, then w: the cap is full again');
+  t.ok(take('v1'), 'a visitor at the cap');
+  t.same(gaveWay, ['x1', 'x2'], 'x’s socket gives way, not w1, the newest');
+});
+
+t.test('an IPv6 address counts by its /64, an IPv4-mapped one as the IPv4 address', async (t) => {
+  const groups: [string, string][] = [
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:db8:1:3::1', '2001:db8:1:3::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['::ffff:10.0.0.1', '10.0.0.1'],
+    ['10.0.0.1', '10.0.0.1'],
+    ['', ''],
+  ];
+  for (const [address, group] of groups) t.equal(addressGroup(address), group, address || 'no address');
+  const places = socketPlaces<string>(10, 2);
+  const take = (address: string) =>
+    places.take(
+      address,
+      address,
+      () => {},
       () => 'live',
     );
-  take('a1');
-  take('b1');
-  clock = 2_000;
-  t.ok(take('v1'), 'a visitor gets in');
-  t.same(gaveWay, ['a1']);
-  clock = 11_999;
-  t.notOk(take('a2'), 'the address that gave way is refused within 10 s');
-  clock = 12_000;
-  const a2 = take('a2');
-  t.ok(a2, 'and gets in 10 s on');
-  t.same(gaveWay, ['a1', 'b1']);
-  t.notOk(take('b2'), 'b gave way just now: refused at the cap');
-  a2?.();
-  t.ok(take('b2'), 'below the cap it gets in');
-  t.equal(places.of('v'), 1, 'the visitor still holds its place');
+  t.ok(take('2001:db8::1') && take('2001:db8::2'), 'two from one /64');
+  t.notOk(take('2001:db8::3'), 'a third address of that /64 is past the per-address cap');
+  t.ok(take('2001:db8:0:1::1'), 'the next /64 has its own share');
+  t.equal(places.of('2001:db8::ffff'), 2, 'counted by prefix');
 });
 
 t.test('a socket that gave way or closed releases its place once; its address is counted down', async (t) => {
@@ -290,14 +366,14 @@ t.test('a socket that gave way or closed releases its place once; its address is
   const releases = ['a1', 'a2', 'b1'].map(take);
   t.notOk(take('a3'), 'an address holds at most its share');
   t.ok(take('c1'), 'at the cap a newcomer gets in');
-  t.same(gaveWay, ['a1']);
-  releases[0]?.();
+  t.same(gaveWay, ['a2']);
+  releases[1]?.();
   t.equal(places.open(), 3, 'a socket that gave way releases nothing twice');
   releases[2]?.();
   t.equal(places.open(), 2, 'a socket closing frees its place');
   t.equal(places.of('b'), 0, 'and its address’s');
   t.ok(take('b2'), 'so one more gets in without anybody giving way');
-  t.same(gaveWay, ['a1']);
+  t.same(gaveWay, ['a2']);
 });
 
 t.test(

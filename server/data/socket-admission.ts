@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Who among the sockets' clients is served, and how much of the server one address may hold: fair
  * admission of operations per event-loop turn (decisions 0142, 0174) and each address's share of the
@@ -153,62 +155,93 @@ export function addressSubscriptions(perAddress: number) {
 export type SocketStanding = 'connecting' | 'idle' | 'live';
 
 /**
- * The places for open sockets: at most `total` over all addresses and `perAddress` for one. At the
- * total, a newcomer whose address would hold no more than the address holding the most takes a
- * place (decision 0178): sockets are never idle while they hold a subscription, so refusing would
- * let one socket from each of a few thousand addresses keep every visitor's live price out. Who
- * gives way: the oldest socket still connecting, else the oldest holding no subscription (either
+ * The group an address counts in at the socket cap: an IPv6 address by its /64 prefix, as one
+ * subscriber (one attacker) is handed a whole /64; an IPv4 address (mapped or not) by itself.
+ */
+export function addressGroup(address: string): string {
+  if (!ipaddr.IPv6.isValid(address)) return address;
+  const ip = ipaddr.IPv6.parse(address);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${ip.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * The places for open sockets: at most `total` over all addresses and `perAddress` for one, an
+ * address counted by its group (`addressGroup`). At the total, a newcomer whose address would hold
+ * no more than the address holding the most takes a place (decision 0178): refusing would let one
+ * socket from each of a few thousand addresses keep every visitor's live price out.
+ *
+ * Who gives way: the oldest socket still connecting, else the oldest holding no subscription (either
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
- * oldest of those in their first `graceMs`, else the oldest socket of an address holding the most. Refused: a newcomer whose address would then hold
- * more than any other, and for `barredMs` after one of its sockets gave way, a newcomer of that
- * address: reconnecting at once would otherwise take the newest place back, a visitor's.
+ * oldest of those in their first `graceMs`, else one holding a subscription, only to a newcomer
+ * whose address holds none: of an address holding the most, displaced the most, its newest socket.
+ * A socket in its first `graceMs` or holding a subscription gives way only to an address displaced
+ * no more often than its own over the last `memoryMs` (decision 0192). An attacker's reconnecting
+ * addresses are displaced again and again and displace only each other; a visitor that has held
+ * its price, never displaced, gives way only to an address never displaced either, and then only
+ * when every other holder is as fresh and younger. An address displaced twice within `memoryMs` is
+ * refused at the cap for `barredMs` after its latest: its reconnects would only churn; once
+ * (a visitor) it may come straight back.
  */
 export function socketPlaces<S>(
   total: number,
   perAddress: number,
-  { barredMs = 10_000, graceMs = 1_000, now = () => performance.now() } = {},
+  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now() } = {},
 ) {
   interface Place {
-    address: string;
+    group: string;
     giveWay: () => void;
     standing: () => SocketStanding;
     since: number;
   }
   /** Every socket holding a place, oldest first. */
   const places = new Map<S, Place>();
-  /** How many sockets each address holds. */
+  /** How many sockets each address group holds. */
   const counts = new Map<string, number>();
-  /** When a socket of each address last gave way, oldest first; kept `barredMs`. */
-  const gaveWay = new Map<string, number>();
-  const barred = (address: string, at: number) => {
-    for (const [other, when] of gaveWay) {
-      if (at - when < barredMs) break;
-      gaveWay.delete(other);
+  /** How often each group gave way within `memoryMs` of the latest, and when; latest last. */
+  const displaced = new Map<string, { times: number; at: number }>();
+  const displacedOf = (group: string, at: number) => {
+    for (const [other, { at: when }] of displaced) {
+      if (at - when < memoryMs) break;
+      displaced.delete(other);
     }
-    return gaveWay.has(address);
+    return displaced.get(group);
   };
   const release = (socket: S) => {
     const place = places.get(socket);
     if (!place) return;
     places.delete(socket);
-    const left = (counts.get(place.address) ?? 1) - 1;
-    if (left > 0) counts.set(place.address, left);
-    else counts.delete(place.address);
+    const left = (counts.get(place.group) ?? 1) - 1;
+    if (left > 0) counts.set(place.group, left);
+    else counts.delete(place.group);
   };
-  /** The socket to give way when the heaviest addresses hold `most`: one walk, oldest first. */
-  const leaving = (most: number, at: number): S | undefined => {
+  /**
+   * The socket to give way to a newcomer holding `holding` whose group was displaced `times`, when
+   * the heaviest groups hold `most`: one walk, oldest first.
+   */
+  const leaving = (most: number, holding: number, times: number, at: number): S | undefined => {
     let idle: S | undefined;
     let young: S | undefined;
-    let heaviest: S | undefined;
+    let live: S | undefined;
+    let liveTimes = -1;
     for (const [socket, place] of places) {
       const standing = place.standing();
-      if (standing === 'live') {
-        if (counts.get(place.address) === most) heaviest ??= socket;
-      } else if (at - place.since < graceMs) young ??= socket;
-      else if (standing === 'connecting') return socket;
-      else idle ??= socket;
+      if (standing !== 'live' && at - place.since >= graceMs) {
+        if (standing === 'connecting') return socket;
+        idle ??= socket;
+        continue;
+      }
+      // In its first second or holding a subscription: only for an address displaced as seldom.
+      const own = displaced.get(place.group)?.times ?? 0;
+      if (own < times) continue;
+      if (standing !== 'live') young ??= socket;
+      // Later ones replace earlier ones displaced as often: the newest goes.
+      else if (holding === 0 && counts.get(place.group) === most && own >= liveTimes) [live, liveTimes] = [socket, own];
     }
-    return idle ?? young ?? heaviest;
+    return idle ?? young ?? live;
   };
   return {
     /**
@@ -217,28 +250,31 @@ export function socketPlaces<S>(
      * `standing` is asked at the cap, to choose who gives way.
      */
     take(address: string, socket: S, giveWay: () => void, standing: () => SocketStanding): (() => void) | undefined {
-      const count = counts.get(address) ?? 0;
+      const group = addressGroup(address);
+      const count = counts.get(group) ?? 0;
       if (count >= perAddress) return undefined;
       const at = now();
       if (places.size >= total) {
         let most = 0;
         for (const held of counts.values()) most = Math.max(most, held);
-        if (count + 1 > most || barred(address, at)) return undefined;
-        const out = leaving(most, at);
+        const own = displacedOf(group, at);
+        if (count + 1 > most || (own && own.times >= 2 && at - own.at < barredMs)) return undefined;
+        const out = leaving(most, count, own?.times ?? 0, at);
         const place = out === undefined ? undefined : places.get(out);
         if (out === undefined || !place) return undefined;
         release(out);
-        gaveWay.delete(place.address);
-        gaveWay.set(place.address, at);
+        const times = (displaced.get(place.group)?.times ?? 0) + 1;
+        displaced.delete(place.group);
+        displaced.set(place.group, { times, at });
         place.giveWay();
       }
-      places.set(socket, { address, giveWay, standing, since: at });
-      counts.set(address, count + 1);
+      places.set(socket, { group, giveWay, standing, since: at });
+      counts.set(group, count + 1);
       return () => release(socket);
     },
     /** Sockets holding a place now. */
     open: () => places.size,
-    /** Sockets `address` holds now. */
-    of: (address: string) => counts.get(address) ?? 0,
+    /** Sockets the group of `address` holds now. */
+    of: (address: string) => counts.get(addressGroup(address)) ?? 0,
   };
 }

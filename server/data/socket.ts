@@ -374,6 +374,7 @@ export function attachGraphQLSocket(
     const shared = addressBudget;
     wss.handleUpgrade(request, socket, head, (ws) => {
       upgraded = ws;
+      connectionOf.set(ws, socket);
       budgets.set(ws, () => ownBudget() && shared());
       wss.emit('connection', ws, request);
     });
@@ -435,6 +436,9 @@ export function tokenBucket(burst: number, perSecond: number, now = () => perfor
   };
 }
 
+/** The TCP connection under each WebSocket. */
+const connectionOf = new WeakMap<WebSocket, Duplex>();
+
 /**
  * Closes a socket the server will not serve on: a client that does not read would have the server
  * queue its messages without bound, one that sends too fast holds the event loop. The close frame
@@ -445,6 +449,9 @@ function closeForPolicy(socket: WebSocket, close: CloseReason) {
   socket.close(close.code, close.reason);
   // Nothing it sends from now on is read: a flood costs no more unmasking and decoding.
   socket.pause();
+  // Nor is anything sent after the close frame: the connection, ended, gives way first at the
+  // connection cap instead of holding a place until the grace is up (decision 0193).
+  connectionOf.get(socket)?.end();
   setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }
 

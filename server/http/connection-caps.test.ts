@@ -267,3 +267,30 @@ t.test('sockets get a quarter of the connection cap by default, and never more t
     message: /SOCKETS_MAX \(51\) must be at most half of CONNECTIONS_MAX \(100\)/,
   });
 });
+
+t.test(
+  'at the cap, a connection the server has ended (a refused upgrade its client holds) gives way first, before one mid-request',
+  async (t) => {
+    const app = await demoServer({ connections: { total: 6, perAddress: 4, reserved: 0 } });
+    const port = await listening(t, app);
+    const busy = await Promise.all(
+      ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7'].map((from) => hold(t, port, from)),
+    );
+    // Refused (foreign Origin) and answered; the client reads the answer and never closes its side.
+    const refused = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.8' });
+    refused.on('error', () => {});
+    t.teardown(() => refused.destroy());
+    const answer = new Promise<string>((resolve) => refused.once('data', (chunk) => resolve(String(chunk))));
+    refused.write(
+      'GET /graphql HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: https://evil.example\r\n\r\n',
+    );
+    t.match(await answer, /^HTTP\/1\.1 403 /, 'the upgrade is refused');
+    t.equal(await status(port, '127.0.0.9'), 200, 'full with five mid-request and one ended: a newcomer is served');
+    await until(() => refused.destroyed || refused.readableEnded, { what: 'the ended connection to be closed' });
+    t.same(
+      busy.filter((s) => s.readableEnded || s.destroyed).length,
+      0,
+      'the connections mid-request are all still open',
+    );
+  },
+);

@@ -72,7 +72,7 @@ export function capConnections(
   options: {
     isTrustedProxy: (peer: string) => boolean;
     onRefused?: (reason: ConnectionRefusal) => void;
-    /** An idle kept-alive connection closed to make room for a newcomer at the total cap. */
+    /** An idle kept-alive connection, or one the server has ended, closed to make room for a newcomer at the total cap. */
     onIdleClosed?: () => void;
     /** An admitted connection closed: pipelined past the bound, or incomplete and its place needed. */
     onCut?: (reason: ConnectionCut) => void;
@@ -86,7 +86,20 @@ export function capConnections(
   const held = new WeakMap<Socket, Held>();
   // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
   const idle = new Set<Socket>();
+  // Connections the server has ended (a refused upgrade answered, a socket closed for policy): they
+  // wait only for their client to close, so they give way before anyone else (decision 0193).
+  const ended = new Set<Socket>();
   let open = 0;
+
+  /** Closes the connection the server ended longest ago; false when there is none. */
+  const closeEnded = (): boolean => {
+    const [socket] = ended;
+    if (!socket) return false;
+    held.get(socket)?.release();
+    socket.destroy();
+    options.onIdleClosed?.();
+    return true;
+  };
 
   /** Closes the longest-idle connection that has begun nothing since; false when there is none. */
   const closeLongestIdle = (): boolean => {
@@ -180,7 +193,7 @@ export function capConnections(
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
-        : open >= total && !closeLongestIdle() && !closeOldestIncomplete(fromAddress + 1)
+        : open >= total && !closeEnded() && !closeLongestIdle() && !closeOldestIncomplete(fromAddress + 1)
           ? 'total'
           : undefined;
     if (refusal) {
@@ -206,6 +219,7 @@ export function capConnections(
         released = true;
         clearTimeout(silent);
         idle.delete(socket);
+        ended.delete(socket);
         open--;
         if (trusted) return;
         const left = (perAddress.get(address) ?? 1) - 1;
@@ -220,6 +234,10 @@ export function capConnections(
     };
     held.set(socket, state);
     socket.once('close', state.release);
+    // Its last byte sent: nothing more will be done for it.
+    socket.once('finish', () => {
+      if (!released) ended.add(socket);
+    });
   });
   return { open: () => open };
 }

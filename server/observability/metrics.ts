@@ -78,7 +78,7 @@ export class Metrics {
   });
   readonly #idleConnectionsClosed = new Counter({
     name: 'vitrine_connections_idle_closed_total',
-    help: 'Kept-alive connections with nothing in flight closed to make room for a newcomer at the total cap.',
+    help: 'Kept-alive connections with nothing in flight, or connections the server has ended, closed to make room for a newcomer at the total cap.',
     registers: [this.registry],
   });
   readonly #connectionsCut = new Counter({

@@ -1,8 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { until } from '../until.ts';
 import { closedByServer, hostileCase, open, request, upgradeHeaders, worstHealthMs } from './attack.ts';
 import { startProductionServer } from './production-server.ts';
+import type { HoldFloodOrder, HoldFloodReport } from './socket-hold-flood.ts';
 
 /**
  * The third outside attack on issue 32's guards, first finding: sockets that each hold one
@@ -96,58 +98,38 @@ const PRICES =
   'subscription { productUpdated(ids: ["4711","4712","5810","6020","7000","8000","9000","9500","9501","9600"], locale: "en-GB") { id price { amount } } }';
 
 /**
- * One socket from each of `addresses` addresses (127.0.`subnet`.x), each reopened at once whenever
- * the server closes or refuses it (after a tenth of a second when refused, as the outside attack
- * did): `live` ones send connection_init and hold a subscription, the others never send anything.
- * Counts the sockets tried, opened and open (`peak`: the most open at once); `stop` ends it.
+ * The attack of `socket-hold-flood.ts` against this server, in a worker thread: reopened at once
+ * after a close and a tenth of a second after a refusal unless told otherwise. `report` follows the
+ * worker's; `stop` ends it.
  */
-function reconnecting(t: Test, { addresses, subnet, live }: { addresses: number; subnet: number; live: boolean }) {
-  const report = { tried: 0, opened: 0, open: 0, peak: 0 };
-  let stopped = false;
-  const sockets = new Set<WebSocket>();
-  const connect = (from: string) => {
-    if (stopped) return;
-    report.tried++;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
-      headers: { host: HOST },
-      localAddress: from,
-    });
-    sockets.add(socket);
-    let opened = false;
-    let again = false;
-    const retry = (afterMs: number) => {
-      if (again) return;
-      again = true;
-      sockets.delete(socket);
-      if (opened) report.open--;
-      setTimeout(() => connect(from), afterMs);
-    };
-    socket.on('error', () => {});
-    socket.on('unexpected-response', (_request, response) => {
-      response.resume();
-      retry(100);
-    });
-    socket.on('open', () => {
-      opened = true;
-      report.opened++;
-      report.open++;
-      report.peak = Math.max(report.peak, report.open);
-      if (live) socket.send(JSON.stringify({ type: 'connection_init' }));
-    });
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type: string };
-      if (message.type !== 'connection_ack') return;
-      socket.send(JSON.stringify({ id: 'live', type: 'subscribe', payload: { query: LIVE_PRICE } }));
-    });
-    socket.on('close', () => retry(0));
+function reconnecting(
+  t: Test,
+  options: { addresses: number; subnet: number; live: boolean; afterCloseMs?: number; afterRefusalMs?: number },
+) {
+  const order: HoldFloodOrder = {
+    port,
+    host: HOST,
+    query: LIVE_PRICE,
+    afterCloseMs: 0,
+    afterRefusalMs: 100,
+    ...options,
   };
-  for (let i = 1; i <= addresses; i++) connect(`127.0.${subnet}.${i}`);
+  const worker = new Worker(new URL('./socket-hold-flood.ts', import.meta.url), { workerData: order });
+  const report: HoldFloodReport = { tried: 0, opened: 0, open: 0, peak: 0, displaced: 0, addresses: 0 };
+  worker.on('message', (latest: HoldFloodReport) => Object.assign(report, latest));
   const stop = () => {
-    stopped = true;
-    for (const socket of sockets) socket.terminate();
+    worker.postMessage('stop');
+    void worker.terminate();
   };
   t.teardown(stop);
-  return { report, stop };
+  return {
+    report,
+    stop,
+    resetPeak: () => {
+      report.peak = report.open;
+      worker.postMessage('reset-peak');
+    },
+  };
 }
 
 /**
@@ -163,8 +145,11 @@ function visitorPrices(t: Test, from: string) {
   t.teardown(() => socket.terminate());
   socket.on('error', () => {});
   socket.on('unexpected-response', (_request, response) => {
-    response.resume();
     seen.ended ||= `refused ${response.statusCode}`;
+    response.setEncoding('utf8');
+    response.on('data', (text: string) => {
+      seen.ended += `: ${text.trim()}`;
+    });
   });
   socket.on('close', (code) => {
     seen.ended ||= `closed ${code}`;
@@ -190,12 +175,13 @@ for (const live of [true, false]) {
     async (t) => {
       const attack = reconnecting(t, { addresses: 40, subnet: live ? 11 : 12, live });
       // The attack fills every place and keeps reconnecting the sockets that do not fit.
-      await until(() => attack.report.open >= SOCKETS_MAX && attack.report.opened >= 60, {
+      // Every address has had a socket: more than the cap holds went round the places.
+      await until(() => attack.report.open >= SOCKETS_MAX && attack.report.addresses >= 40, {
         what: 'the attack to fill the socket cap',
         timeout: 30_000,
       });
       const before = attack.report.tried;
-      attack.report.peak = attack.report.open;
+      attack.resetPeak();
       const started = Date.now();
       const visitor = visitorPrices(t, '127.0.13.1');
       // Held for 60 price changes (a change every 50 ms: about 3 s) without a close.
@@ -216,5 +202,120 @@ for (const live of [true, false]) {
     },
   );
 }
+
+/**
+ * A visitor's live price from `from` kept as a page keeps it: reconnected a second after it ends.
+ * It counts as live up to a second after each price update (prices change every 50 ms), so a close
+ * the server has begun but not finished stops it counting at once.
+ */
+function keptPrice(t: Test, from: string) {
+  const kept = { ends: [] as string[], updates: 0, last: 0, liveMs: 0 };
+  let stopped = false;
+  let current: WebSocket | undefined;
+  const connect = () => {
+    if (stopped) return;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', {
+      headers: { host: HOST },
+      localAddress: from,
+    });
+    current = socket;
+    let over = false;
+    const end = (how: string) => {
+      if (over) return;
+      over = true;
+      kept.ends.push(how);
+      socket.terminate();
+      setTimeout(connect, 1_000);
+    };
+    socket.on('error', () => {});
+    socket.on('unexpected-response', (_request, response) => {
+      response.resume();
+      end(`refused ${response.statusCode}`);
+    });
+    socket.on('close', (code) => end(`closed ${code}`));
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; id?: string };
+      if (message.type === 'connection_ack') {
+        socket.send(JSON.stringify({ id: 'prices', type: 'subscribe', payload: { query: PRICES } }));
+      } else if (message.id === 'prices' && message.type === 'next') {
+        const now = performance.now();
+        if (kept.last) kept.liveMs += Math.min(now - kept.last, 1_000);
+        kept.last = now;
+        kept.updates++;
+      } else if (message.id === 'prices') end(`subscription ${message.type}`);
+    });
+  };
+  connect();
+  t.teardown(() => {
+    stopped = true;
+    current?.terminate();
+  });
+  /** The share of the time since `from` (a moment of performance.now()) the price was live. */
+  const liveSince = (from: number, held: number) => {
+    const now = performance.now();
+    return (kept.liveMs - held + Math.min(now - kept.last, 1_000)) / (now - from);
+  };
+  return { kept, liveSince };
+}
+/** 1,000 addresses against `SOCKETS_MAX=128` (the outside attack at `CONNECTIONS_MAX=512`), scaled to this cap. */
+const SCALED_ADDRESSES = Math.round((1_000 * SOCKETS_MAX) / 128);
+/** The outside attack's reconnects: 200 ms after a close, 500 ms after a refusal. */
+const AS_OUTSIDE = { afterCloseMs: 200, afterRefusalMs: 500 };
+
+await hostileCase(
+  t,
+  server,
+  "84. a visitor holds its live price while one socket holding a subscription from each of 8× the cap's addresses reconnects at once",
+  async (t) => {
+    const visitor = keptPrice(t, '127.0.15.1');
+    await until(() => visitor.kept.updates > 0, { what: "the visitor's first price", timeout: 30_000 });
+    const started = performance.now();
+    const heldBefore = visitor.kept.liveMs;
+    const attack = reconnecting(t, { addresses: SCALED_ADDRESSES, subnet: 14, live: true, ...AS_OUTSIDE });
+    // Every address has had a socket: the attack went round the places; then 60 more price changes.
+    await until(() => attack.report.addresses >= SCALED_ADDRESSES, {
+      what: 'every attacking address to have held a socket',
+      timeout: 60_000,
+    });
+    const updates = visitor.kept.updates;
+    await until(() => visitor.kept.updates >= updates + 60, {
+      what: 'the visitor to see 60 more price changes',
+      timeout: 60_000,
+    });
+    const share = visitor.liveSince(started, heldBefore);
+    const { peak, tried, opened, displaced } = attack.report;
+    attack.stop();
+    t.comment(
+      `visitor live ${(100 * share).toFixed(1)}% of ${Math.round(performance.now() - started)} ms (ended: ${visitor.kept.ends.join(', ') || 'never'}); attack tried ${tried}, opened ${opened}, displaced ${displaced}, at most ${peak} open`,
+    );
+    t.ok(share >= 0.95, `the visitor held its live price ${(100 * share).toFixed(1)}% of the attack (at least 95%)`);
+    t.ok(peak >= SOCKETS_MAX - 1, `the attack held every other place meanwhile (at most ${peak} open)`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  "85. one socket holding a subscription from each of 8× the cap's addresses, reconnecting at once, leaves room for pages: a new address gets 20 of 20",
+  async (t) => {
+    const attack = reconnecting(t, { addresses: SCALED_ADDRESSES, subnet: 16, live: true, ...AS_OUTSIDE });
+    await until(() => attack.report.open >= SOCKETS_MAX - 1 && attack.report.tried >= 2 * SCALED_ADDRESSES, {
+      what: 'the attack to fill the socket cap and retry every address twice',
+      timeout: 60_000,
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${PAGE_HOST}`], { from: '127.0.17.1' })).status);
+    const { report } = attack;
+    attack.stop();
+    t.comment(`attack meanwhile: tried ${report.tried}, opened ${report.opened}, displaced ${report.displaced}`);
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+  },
+);
 
 t.teardown(() => t.comment(`worst /healthcheck over the socket-cap cases: ${Math.round(worstHealthMs())} ms`));
