@@ -134,8 +134,8 @@ t.test(
   },
 );
 
-/** Sends `count` pipelined requests for `target` in one write; resolves with the answers read until the server closes. */
-function pipelined(port: number, target: string, count: number): Promise<number> {
+/** Sends `count` pipelined copies of `one` (a whole request) in one write; resolves with the final answers read until the server closes. */
+function pipelinedRequests(port: number, one: string, count: number): Promise<number> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.7' });
     let data = '';
@@ -143,10 +143,48 @@ function pipelined(port: number, target: string, count: number): Promise<number>
       data += chunk;
     });
     socket.on('error', () => {});
-    socket.on('close', () => resolve(data.split('HTTP/1.1 ').length - 1));
-    const one = `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    // Interim answers (100 Continue) are not answers.
+    socket.on('close', () => resolve(data.split('HTTP/1.1 ').length - 1 - (data.split('HTTP/1.1 100 ').length - 1)));
     // The last asks for the close, so a connection within the bound ends once every answer is sent.
-    socket.write(one.repeat(count - 1) + one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+    socket.write(one.repeat(count - 1) + one.replace('\r\n', '\r\nConnection: close\r\n'));
+  });
+}
+
+/** Sends `count` pipelined GETs for `target` in one write; resolves with the answers read until the server closes. */
+function pipelined(port: number, target: string, count: number): Promise<number> {
+  return pipelinedRequests(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`, count);
+}
+
+const QUERY = '{"query":"{__typename}"}';
+const POST = 'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+
+/** A request of every kind of body: each is answered within the read that carried it (in microtasks). */
+const BODIES: Record<string, string> = {
+  'Content-Length': `${POST}Content-Length: ${QUERY.length}\r\n\r\n${QUERY}`,
+  chunked: `${POST}Transfer-Encoding: chunked\r\n\r\n${(10).toString(16)}\r\n${QUERY.slice(0, 10)}\r\n${(QUERY.length - 10).toString(16)}\r\n${QUERY.slice(10)}\r\n0\r\n\r\n`,
+  'Expect: 100-continue': `${POST}Expect: 100-continue\r\nContent-Length: ${QUERY.length}\r\n\r\n${QUERY}`,
+};
+
+for (const [kind, one] of Object.entries(BODIES)) {
+  t.test(`pipelined requests with a body (${kind}) are held to the same bound as bodiless ones`, async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({ metrics });
+    const port = await listening(t, app);
+    // Every answered request, whatever its kind and status.
+    const handled = async () =>
+      [...(await metrics.text()).body.matchAll(/^vitrine_http_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
+        (sum, [, n]) => sum + Number(n),
+        0,
+      );
+    t.equal(
+      await pipelinedRequests(port, one, IN_FLIGHT_MAX),
+      IN_FLIGHT_MAX,
+      `${IN_FLIGHT_MAX} pipelined: all answered`,
+    );
+    const within = await handled();
+    t.ok((await pipelinedRequests(port, one, 50)) <= IN_FLIGHT_MAX, '50 pipelined: closed, the excess unanswered');
+    t.ok((await handled()) - within <= IN_FLIGHT_MAX, 'no more than the bound were handled');
+    t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="pipelined"\} 1\b/, 'counted');
   });
 }
 

@@ -31,7 +31,8 @@ export type ConnectionCut = 'pipelined' | 'incomplete';
 /**
  * Requests one connection may have in flight (received, answer not finished) at once. Browsers never
  * pipeline; a client that sends more in one go is closed before any work is done for the excess
- * (docs/decisions/0188-pipelined-requests-bounded.md).
+ * (docs/decisions/0188-pipelined-requests-bounded.md). A request answered before the rest of its
+ * read is parsed still counts until the client sends again, whatever its body (decision 0190).
  */
 export const IN_FLIGHT_MAX = 4;
 
@@ -39,6 +40,14 @@ export const IN_FLIGHT_MAX = 4;
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
   requests: number;
+  /** What it had read when its latest request came: the read the parser is working through. */
+  read: number;
+  /**
+   * Answers finished to requests of that same read. Node runs microtasks between the parser's
+   * callbacks, so a request answered without I/O (a GraphQL POST) is done before the next head in
+   * the read is parsed: it was sent without waiting for its answer all the same.
+   */
+  answeredInRead: number;
   /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
   upgraded?: boolean;
   /** The latest request received and its answer: whether it has been sent whole, whether answered. */
@@ -136,16 +145,23 @@ export function capConnections(
     if (socket.destroyed) return false;
     const state = held.get(socket);
     if (!state) return true;
-    if (state.requests >= IN_FLIGHT_MAX) {
+    // New bytes since the last request: what was answered before them, the client may have read.
+    if (socket.bytesRead !== state.read) {
+      state.read = socket.bytesRead;
+      state.answeredInRead = 0;
+    }
+    if (state.requests + state.answeredInRead >= IN_FLIGHT_MAX) {
       socket.destroy();
       options.onCut?.('pipelined');
       return false;
     }
+    const read = state.read;
     state.requests++;
     state.last = { request, response };
     idle.delete(socket);
     response.once('finish', () => {
       state.requests--;
+      if (state.read === read) state.answeredInRead++;
       if (state.requests > 0 || socket.destroyed) return;
       state.readAtIdle = socket.bytesRead;
       idle.add(socket);
@@ -161,6 +177,12 @@ export function capConnections(
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!admitRequest(request, response)) return;
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+  // Node says 100 Continue itself before 'request' when no one listens here: only an admitted request gets it.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!admitRequest(request, response)) return;
+    response.writeContinue();
     for (const listener of listeners) listener.call(server, request, response);
   });
   server.prependListener('upgrade', (request: IncomingMessage) => {
@@ -200,6 +222,8 @@ export function capConnections(
     let released = false;
     const state: Held = {
       requests: 0,
+      read: 0,
+      answeredInRead: 0,
       readAtIdle: 0,
       release: () => {
         if (released) return;
