@@ -213,6 +213,18 @@ t.test(
   },
 );
 
+t.test('nothing behind the request past the bound is parsed, however much of it came in the same read', async (t) => {
+  const app = await demoServer();
+  const port = await listening(t, app);
+  let parsed = 0;
+  app.server.prependListener('request', () => {
+    parsed++;
+  });
+  // About 50 KB: one read, or a few.
+  t.ok((await pipelined(port, '/healthcheck', 2_000)) <= IN_FLIGHT_MAX, 'closed, the excess unanswered');
+  t.equal(parsed, IN_FLIGHT_MAX + 1, `${parsed} of 2,000 requests parsed: the bound and the one past it`);
+});
+
 t.test(
   'at the cap with none idle, a newcomer takes the place of the oldest incomplete connection of the address holding the most',
   async (t) => {

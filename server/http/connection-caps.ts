@@ -244,8 +244,29 @@ export function capConnections(
     };
     held.set(socket, state);
     socket.once('close', state.release);
+    stopParsingOnceClosed(socket);
   });
   return { open: () => open };
+}
+
+/** llhttp's code for a pause: a callback that answers it stops the parser where it is. */
+const HPE_PAUSED = 21;
+
+/**
+ * Node parses every request in a read before it looks at the socket again, so a connection closed
+ * for pipelining still had the rest of its read parsed: 1,400 requests of a 50 KB read. Node's own
+ * callback for a parsed head answers the parser; answering it HPE_PAUSED once the socket is closed
+ * stops it there (docs/decisions/0191-nothing-parsed-behind-a-cut.md). The hook is Node's internal
+ * `socket.parser`: where it is missing, requests behind the cut are parsed and dropped as before.
+ */
+function stopParsingOnceClosed(socket: Socket): void {
+  const parser = (socket as Socket & { parser?: { onIncoming?: (...args: unknown[]) => unknown } }).parser;
+  const onIncoming = parser?.onIncoming;
+  if (!parser || typeof onIncoming !== 'function') return;
+  parser.onIncoming = (...args: unknown[]) => {
+    const next = onIncoming(...args);
+    return socket.destroyed ? HPE_PAUSED : next;
+  };
 }
 
 /**
