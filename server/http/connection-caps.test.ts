@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
@@ -262,6 +266,39 @@ t.test('a client that trickles its headers is cut at headersTimeout, not at the 
   const lived = Date.now() - started;
   t.ok(lived < 15_000, `cut after ${lived} ms (headersTimeout 500 ms, checked every second)`);
 });
+
+t.test(
+  'a connection whose answers make no progress is closed at the connection deadline; an idle kept-alive one is not',
+  async (t) => {
+    const clientDir = mkdtempSync(join(tmpdir(), 'vitrine-stalled-'));
+    t.teardown(() => rmSync(clientDir, { recursive: true, force: true }));
+    // More than the kernel's buffers of both ends hold for a reader that never reads.
+    writeFileSync(join(clientDir, 'large.js'), randomBytes(8 * 2 ** 20));
+    const CONNECTION_MS = 1_000;
+    const app = await demoServer({ clientDir, timeouts: { connectionMs: CONNECTION_MS } });
+    const port = await listening(t, app);
+    const serverSide = new Map<number, Socket>();
+    app.server.on('connection', (socket: Socket) => serverSide.set(socket.remotePort ?? 0, socket));
+    const idle = await keptAlive(t, port, '127.0.0.8');
+    const idleSince = Date.now();
+    const stalled = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.9' });
+    stalled.on('error', () => {});
+    t.teardown(() => stalled.destroy());
+    await new Promise((resolve) => stalled.once('connect', resolve));
+    stalled.pause();
+    stalled.write(
+      'GET /assets/large.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: identity\r\n\r\n'.repeat(IN_FLIGHT_MAX),
+    );
+    const held = await until(() => serverSide.get(stalled.localPort ?? 0), { what: 'the server side of it' });
+    const started = Date.now();
+    // Its answers stop once the buffers are full; the deadline runs from the last byte written.
+    await until(() => held.destroyed, { what: 'the stalled connection to be closed', timeout: 30_000 });
+    t.pass(`the stalled connection was closed ${Date.now() - started} ms after its requests`);
+    // Idle for twice the connection deadline: the keep-alive deadline (72 s) is the one that holds it.
+    await until(() => Date.now() - idleSince > 2 * CONNECTION_MS, { what: 'twice the deadline' });
+    t.notOk(serverSide.get(idle.localPort ?? 0)?.destroyed, 'the idle kept-alive connection is still open');
+  },
+);
 
 t.test(
   'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',
