@@ -185,6 +185,10 @@ export function capConnections(
     response.writeContinue();
     for (const listener of listeners) listener.call(server, request, response);
   });
+  // Another expectation Node answers 417 itself, with no 'request' at all: counted here first.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    if (admitRequest(request, response)) response.writeHead(417).end();
+  });
   server.prependListener('upgrade', (request: IncomingMessage) => {
     const state = held.get(request.socket);
     if (state) state.upgraded = true;
