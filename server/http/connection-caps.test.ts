@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
@@ -134,8 +138,8 @@ t.test(
   },
 );
 
-/** Sends `count` pipelined requests for `target` in one write; resolves with the answers read until the server closes. */
-function pipelined(port: number, target: string, count: number): Promise<number> {
+/** Sends `count` pipelined copies of `one` (a whole request) in one write; resolves with the final answers read until the server closes. */
+function pipelinedRequests(port: number, one: string, count: number): Promise<number> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.7' });
     let data = '';
@@ -143,10 +147,50 @@ function pipelined(port: number, target: string, count: number): Promise<number>
       data += chunk;
     });
     socket.on('error', () => {});
-    socket.on('close', () => resolve(data.split('HTTP/1.1 ').length - 1));
-    const one = `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    // Interim answers (100 Continue) are not answers.
+    socket.on('close', () => resolve(data.split('HTTP/1.1 ').length - 1 - (data.split('HTTP/1.1 100 ').length - 1)));
     // The last asks for the close, so a connection within the bound ends once every answer is sent.
-    socket.write(one.repeat(count - 1) + one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+    socket.write(one.repeat(count - 1) + one.replace('\r\n', '\r\nConnection: close\r\n'));
+  });
+}
+
+/** Sends `count` pipelined GETs for `target` in one write; resolves with the answers read until the server closes. */
+function pipelined(port: number, target: string, count: number): Promise<number> {
+  return pipelinedRequests(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`, count);
+}
+
+const QUERY = '{"query":"{__typename}"}';
+const POST = 'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+
+/** A request of every kind of body, and one Node answers itself: each is answered within the read that carried it. */
+const BODIES: Record<string, string> = {
+  'Content-Length': `${POST}Content-Length: ${QUERY.length}\r\n\r\n${QUERY}`,
+  chunked: `${POST}Transfer-Encoding: chunked\r\n\r\n${(10).toString(16)}\r\n${QUERY.slice(0, 10)}\r\n${(QUERY.length - 10).toString(16)}\r\n${QUERY.slice(10)}\r\n0\r\n\r\n`,
+  'Expect: 100-continue': `${POST}Expect: 100-continue\r\nContent-Length: ${QUERY.length}\r\n\r\n${QUERY}`,
+  // Not a body, but Node answers it 417 itself, without a 'request' event.
+  'an unknown Expect': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nExpect: nope\r\n\r\n',
+};
+
+for (const [kind, one] of Object.entries(BODIES)) {
+  t.test(`pipelined requests (${kind}) are held to the same bound as bodiless GETs`, async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({ metrics });
+    const port = await listening(t, app);
+    // Every answered request, whatever its kind and status.
+    const handled = async () =>
+      [...(await metrics.text()).body.matchAll(/^vitrine_http_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
+        (sum, [, n]) => sum + Number(n),
+        0,
+      );
+    t.equal(
+      await pipelinedRequests(port, one, IN_FLIGHT_MAX),
+      IN_FLIGHT_MAX,
+      `${IN_FLIGHT_MAX} pipelined: all answered`,
+    );
+    const within = await handled();
+    t.ok((await pipelinedRequests(port, one, 50)) <= IN_FLIGHT_MAX, '50 pipelined: closed, the excess unanswered');
+    t.ok((await handled()) - within <= IN_FLIGHT_MAX, 'no more than the bound were handled');
+    t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="pipelined"\} 1\b/, 'counted');
   });
 }
 
@@ -174,6 +218,18 @@ t.test(
     t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="pipelined"\} 1\b/, 'counted');
   },
 );
+
+t.test('nothing behind the request past the bound is parsed, however much of it came in the same read', async (t) => {
+  const app = await demoServer();
+  const port = await listening(t, app);
+  let parsed = 0;
+  app.server.prependListener('request', () => {
+    parsed++;
+  });
+  // About 50 KB: one read, or a few.
+  t.ok((await pipelined(port, '/healthcheck', 2_000)) <= IN_FLIGHT_MAX, 'closed, the excess unanswered');
+  t.equal(parsed, IN_FLIGHT_MAX + 1, `${parsed} of 2,000 requests parsed: the bound and the one past it`);
+});
 
 t.test(
   'at the cap with none idle, a newcomer takes the place of the oldest incomplete connection of the address holding the most',
@@ -212,6 +268,39 @@ t.test('a client that trickles its headers is cut at headersTimeout, not at the 
   const lived = Date.now() - started;
   t.ok(lived < 15_000, `cut after ${lived} ms (headersTimeout 500 ms, checked every second)`);
 });
+
+t.test(
+  'a connection whose answers make no progress is closed at the connection deadline; an idle kept-alive one is not',
+  async (t) => {
+    const clientDir = mkdtempSync(join(tmpdir(), 'vitrine-stalled-'));
+    t.teardown(() => rmSync(clientDir, { recursive: true, force: true }));
+    // More than the kernel's buffers of both ends hold for a reader that never reads.
+    writeFileSync(join(clientDir, 'large.js'), randomBytes(8 * 2 ** 20));
+    const CONNECTION_MS = 1_000;
+    const app = await demoServer({ clientDir, timeouts: { connectionMs: CONNECTION_MS } });
+    const port = await listening(t, app);
+    const serverSide = new Map<number, Socket>();
+    app.server.on('connection', (socket: Socket) => serverSide.set(socket.remotePort ?? 0, socket));
+    const idle = await keptAlive(t, port, '127.0.0.8');
+    const idleSince = Date.now();
+    const stalled = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.9' });
+    stalled.on('error', () => {});
+    t.teardown(() => stalled.destroy());
+    await new Promise((resolve) => stalled.once('connect', resolve));
+    stalled.pause();
+    stalled.write(
+      'GET /assets/large.js HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: identity\r\n\r\n'.repeat(IN_FLIGHT_MAX),
+    );
+    const held = await until(() => serverSide.get(stalled.localPort ?? 0), { what: 'the server side of it' });
+    const started = Date.now();
+    // Its answers stop once the buffers are full; the deadline runs from the last byte written.
+    await until(() => held.destroyed, { what: 'the stalled connection to be closed', timeout: 30_000 });
+    t.pass(`the stalled connection was closed ${Date.now() - started} ms after its requests`);
+    // Idle for twice the connection deadline: the keep-alive deadline (72 s) is the one that holds it.
+    await until(() => Date.now() - idleSince > 2 * CONNECTION_MS, { what: 'twice the deadline' });
+    t.notOk(serverSide.get(idle.localPort ?? 0)?.destroyed, 'the idle kept-alive connection is still open');
+  },
+);
 
 t.test(
   'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',

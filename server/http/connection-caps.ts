@@ -31,7 +31,8 @@ export type ConnectionCut = 'pipelined' | 'incomplete';
 /**
  * Requests one connection may have in flight (received, answer not finished) at once. Browsers never
  * pipeline; a client that sends more in one go is closed before any work is done for the excess
- * (docs/decisions/0188-pipelined-requests-bounded.md).
+ * (docs/decisions/0188-pipelined-requests-bounded.md). A request answered before the rest of its
+ * read is parsed still counts until the client sends again, whatever its body (decision 0190).
  */
 export const IN_FLIGHT_MAX = 4;
 
@@ -39,6 +40,14 @@ export const IN_FLIGHT_MAX = 4;
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
   requests: number;
+  /** What it had read when its latest request came: the read the parser is working through. */
+  read: number;
+  /**
+   * Answers finished to requests of that same read. Node runs microtasks between the parser's
+   * callbacks, so a request answered without I/O (a GraphQL POST) is done before the next head in
+   * the read is parsed: it was sent without waiting for its answer all the same.
+   */
+  answeredInRead: number;
   /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
   upgraded?: boolean;
   /** The latest request received and its answer: whether it has been sent whole, whether answered. */
@@ -149,16 +158,23 @@ export function capConnections(
     if (socket.destroyed) return false;
     const state = held.get(socket);
     if (!state) return true;
-    if (state.requests >= IN_FLIGHT_MAX) {
+    // New bytes since the last request: what was answered before them, the client may have read.
+    if (socket.bytesRead !== state.read) {
+      state.read = socket.bytesRead;
+      state.answeredInRead = 0;
+    }
+    if (state.requests + state.answeredInRead >= IN_FLIGHT_MAX) {
       socket.destroy();
       options.onCut?.('pipelined');
       return false;
     }
+    const read = state.read;
     state.requests++;
     state.last = { request, response };
     idle.delete(socket);
     response.once('finish', () => {
       state.requests--;
+      if (state.read === read) state.answeredInRead++;
       if (state.requests > 0 || socket.destroyed) return;
       state.readAtIdle = socket.bytesRead;
       idle.add(socket);
@@ -175,6 +191,16 @@ export function capConnections(
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!admitRequest(request, response)) return;
     for (const listener of listeners) listener.call(server, request, response);
+  });
+  // Node says 100 Continue itself before 'request' when no one listens here: only an admitted request gets it.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!admitRequest(request, response)) return;
+    response.writeContinue();
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+  // Another expectation Node answers 417 itself, with no 'request' at all: counted here first.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    if (admitRequest(request, response)) response.writeHead(417).end();
   });
   server.prependListener('upgrade', (request: IncomingMessage) => {
     const state = held.get(request.socket);
@@ -213,6 +239,8 @@ export function capConnections(
     let released = false;
     const state: Held = {
       requests: 0,
+      read: 0,
+      answeredInRead: 0,
       readAtIdle: 0,
       release: () => {
         if (released) return;
@@ -238,8 +266,29 @@ export function capConnections(
     socket.once('finish', () => {
       if (!released) ended.add(socket);
     });
+    stopParsingOnceClosed(socket);
   });
   return { open: () => open };
+}
+
+/** llhttp's code for a pause: a callback that answers it stops the parser where it is. */
+const HPE_PAUSED = 21;
+
+/**
+ * Node parses every request in a read before it looks at the socket again, so a connection closed
+ * for pipelining still had the rest of its read parsed: 1,400 requests of a 50 KB read. Node's own
+ * callback for a parsed head answers the parser; answering it HPE_PAUSED once the socket is closed
+ * stops it there (docs/decisions/0191-nothing-parsed-behind-a-cut.md). The hook is Node's internal
+ * `socket.parser`: where it is missing, requests behind the cut are parsed and dropped as before.
+ */
+function stopParsingOnceClosed(socket: Socket): void {
+  const parser = (socket as Socket & { parser?: { onIncoming?: (...args: unknown[]) => unknown } }).parser;
+  const onIncoming = parser?.onIncoming;
+  if (!parser || typeof onIncoming !== 'function') return;
+  parser.onIncoming = (...args: unknown[]) => {
+    const next = onIncoming(...args);
+    return socket.destroyed ? HPE_PAUSED : next;
+  };
 }
 
 /**
