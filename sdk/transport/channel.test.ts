@@ -204,18 +204,7 @@ t.test('a message from a foreign origin or another window is ignored without its
 
 t.test('malformed envelopes are dropped before any handler', async (t) => {
   const s = setup(t);
-  let calls = 0;
-  s.channel.on('client-data-send', () => {
-    calls++;
-  });
-  const good = {
-    eventManager: EVENT_MANAGER,
-    metadata: { hash: 'h-00000000', nature: 'REQUEST' },
-    channel: 'live-preview',
-    error: undefined,
-    payload: {},
-    type: 'client-data-send',
-  };
+  const { request: good, calls } = countingRequests(s.channel);
   for (const bad of [
     null,
     'text',
@@ -231,8 +220,11 @@ t.test('malformed envelopes are dropped before any handler', async (t) => {
     s.inject(bad, { origin: EDITOR_ORIGIN });
   s.inject({ ...good, metadata: { hash: 'h-1', nature: 'SHOUT' } }, { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls, 0);
+  t.equal(calls(), 0);
   t.equal(s.toEditor.length, 0);
+  s.inject(good, { origin: EDITOR_ORIGIN });
+  await s.delivered();
+  t.equal(calls(), 1, 'the well-formed envelope is handled');
 });
 
 t.test('before the editor origin is known a message goes to each allowlisted origin, never to *', async (t) => {
