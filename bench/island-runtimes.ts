@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { ISLAND_RUNTIMES, type IslandRuntime, RUNTIME_RECORD } from '../islands/hydration-library.ts';
 import { manifestFromVite } from '../server/render/assets.ts';
+import { compressedBytes } from './compressed.ts';
 
 /**
  * The JavaScript a page loads under each island runtime (React DOM and preact/compat): the built
@@ -20,15 +20,6 @@ export interface RuntimeBytes {
   br: number;
 }
 
-function compressedSize(file: string, encoding: 'gz' | 'br'): number {
-  const twin = `${file}.${encoding}`;
-  if (existsSync(twin)) return statSync(twin).size;
-  const body = readFileSync(file);
-  return encoding === 'gz'
-    ? gzipSync(body, { level: 9 }).length
-    : brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).length;
-}
-
 /** The island names a page's HTML carries. */
 export function islandsOf(html: string): string[] {
   return [...new Set(Array.from(html.matchAll(/<vitrine-island\b[^>]*\bdata-name="([^"]+)"/g), (m) => m[1] as string))];
@@ -36,13 +27,7 @@ export function islandsOf(html: string): string[] {
 
 function pageBytes(clientDir: string, islands: readonly string[]): { gzip: number; br: number } {
   const manifest = manifestFromVite(JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')));
-  let gzip = 0;
-  let br = 0;
-  for (const file of manifest.scriptFiles(islands)) {
-    gzip += compressedSize(join(clientDir, file), 'gz');
-    br += compressedSize(join(clientDir, file), 'br');
-  }
-  return { gzip, br };
+  return compressedBytes(manifest.scriptFiles(islands).map((file) => join(clientDir, file)));
 }
 
 /** Rows for every runtime and page; `pages` maps a page's name to its HTML. */

@@ -13,11 +13,12 @@
  * change the rounds (defaults 10 and 3).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { RUNTIME_RECORD } from '../islands/hydration-library.ts';
+import { compressedBytes } from './compressed.ts';
 import { BENCH_HOST, PRODUCT_PATH } from './config.ts';
 import { formatRuntimeRows, runtimeRows } from './island-runtimes.ts';
 import {
@@ -84,30 +85,19 @@ interface Row {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-function compressedSize(file: string, encoding: 'gz' | 'br'): number {
-  const twin = `${file}.${encoding}`;
-  if (existsSync(twin)) return statSync(twin).size;
-  const body = readFileSync(file);
-  return encoding === 'gz'
-    ? gzipSync(body, { level: 9 }).length
-    : brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).length;
-}
-
 /** The JavaScript a page loads: its module scripts and modulepreloads, as built. */
 function pageScripts(html: string): { gzip: number; br: number } {
   const urls = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) urls.add(m[1] as string);
   for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) urls.add(m[1] as string);
-  let gzip = 0;
-  let br = 0;
+  const files: string[] = [];
   for (const url of urls) {
     if (!url.startsWith('/assets/')) continue;
     const file = join(CLIENT_DIR, url.slice('/assets/'.length));
     if (!existsSync(file)) throw new Error(`${url} is linked by the page but not in ${CLIENT_DIR}`);
-    gzip += compressedSize(file, 'gz');
-    br += compressedSize(file, 'br');
+    files.push(file);
   }
-  return { gzip, br };
+  return compressedBytes(files);
 }
 
 /** HTML of every page that answered 200, by scenario name: the island-runtime rows count its islands. */

@@ -1,19 +1,12 @@
 import t from 'tap';
 import type { Api } from './api.ts';
 import { createDrafts, draftUrl, sessionHash } from './drafts.ts';
-import type { EditedEntry } from './entries.ts';
 import { deferred } from './test-dom.ts';
+import { dishwasherEntry } from './test-entry.ts';
 
 /** Drafts: where they are written, when the page is told, what Publish is left with. */
 
-const entry = (): EditedEntry => ({
-  type: 'page_template',
-  id: 'dishwasher',
-  contentType: 'page_template',
-  uid: 'dishwasher',
-  locale: 'en-GB',
-  value: { uid: 'dishwasher', title: 'A' },
-});
+const entry = () => dishwasherEntry({ title: 'A' });
 
 function setup(fail = false) {
   const calls: { path: string; init?: RequestInit }[] = [];

@@ -4,17 +4,11 @@ import type { Drafts } from './drafts.ts';
 import type { EditedEntry } from './entries.ts';
 import { createForm } from './form.ts';
 import { installDom } from './test-dom.ts';
+import { dishwasherEntry } from './test-entry.ts';
 
 /** The entries form: inputs per field, read-only switches, and the page's edits landing in it. */
 
-const entry = (): EditedEntry => ({
-  type: 'page_template',
-  id: 'dishwasher',
-  contentType: 'page_template',
-  uid: 'dishwasher',
-  locale: 'en-GB',
-  value: { uid: 'dishwasher', title: 'AquaSense', body_components: [{ headline: 'Quiet', rating: 4 }] },
-});
+const entry = () => dishwasherEntry({ title: 'AquaSense', body_components: [{ headline: 'Quiet', rating: 4 }] });
 
 function setup(t: Test) {
   const win = installDom(t);

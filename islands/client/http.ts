@@ -1,3 +1,5 @@
+import { type HttpCallDetails, HttpCallError, type HttpErrorCode } from '../../common/http-error.ts';
+
 /**
  * GraphQL over HTTP POST from the browser. The same rules as the server's generic
  * client (server/http/client.ts, which runs on undici and cannot ship to a browser): a request with
@@ -23,28 +25,12 @@ export interface GraphQLResult<T> {
   errors?: GraphQLFormattedError[];
 }
 
-export type GraphQLHttpErrorCode = 'HTTP_STATUS' | 'HTTP_INVALID_JSON' | 'HTTP_NETWORK';
+export type GraphQLHttpErrorCode = Exclude<HttpErrorCode, 'HTTP_TIMEOUT'>;
 
-export class GraphQLHttpError extends Error {
-  readonly code: GraphQLHttpErrorCode;
-  readonly method = 'POST';
-  readonly url: string;
-  readonly status: number | undefined;
-  readonly statusText: string | undefined;
-  /** HTTP_STATUS: the parsed error body when it is JSON (often a GraphQL error list), else its text. */
-  readonly data: unknown;
-  constructor(
-    code: GraphQLHttpErrorCode,
-    message: string,
-    details: { url: string; status?: number; statusText?: string; data?: unknown; cause?: unknown },
-  ) {
-    super(message, { cause: details.cause });
+export class GraphQLHttpError extends HttpCallError<GraphQLHttpErrorCode, 'POST'> {
+  constructor(code: GraphQLHttpErrorCode, message: string, details: Omit<HttpCallDetails<'POST'>, 'method'>) {
+    super(code, message, { ...details, method: 'POST' });
     this.name = 'GraphQLHttpError';
-    this.code = code;
-    this.url = details.url;
-    this.status = details.status;
-    this.statusText = details.statusText;
-    this.data = details.data;
   }
 }
 

@@ -27,31 +27,17 @@ export interface FieldSchema {
   };
 }
 
-export type FieldType =
-  | 'custom_field'
-  | 'multiline'
-  | 'html_rte'
-  | 'markdown_rte'
-  | 'select'
-  | 'url'
-  | 'singleline'
-  | 'json_rte'
-  | 'modular_block'
-  | 'link'
-  | 'isodate'
-  | 'boolean'
-  | 'block'
-  | 'number'
-  | 'reference'
-  | 'group'
-  | 'experience_container'
-  | 'file'
-  | 'global_field'
-  | 'taxonomy'
-  | '';
-
-/** Data types that are their own field type. */
-const SAME_NAME: ReadonlySet<string> = new Set([
+/** Every field type: the first nine are derived from the schema, the rest are their data type's own name. */
+export const FIELD_TYPES = [
+  'custom_field',
+  'multiline',
+  'html_rte',
+  'markdown_rte',
+  'select',
+  'url',
+  'singleline',
+  'json_rte',
+  'modular_block',
   'link',
   'isodate',
   'boolean',
@@ -61,9 +47,15 @@ const SAME_NAME: ReadonlySet<string> = new Set([
   'group',
   'experience_container',
   'file',
-  'taxonomy',
   'global_field',
-]);
+  'taxonomy',
+] as const;
+
+/** A field type, or `''` for a data type the builder does not know. */
+export type FieldType = (typeof FIELD_TYPES)[number] | '';
+
+/** Data types that are their own field type. */
+const SAME_NAME: ReadonlySet<string> = new Set(FIELD_TYPES.slice(FIELD_TYPES.indexOf('link')));
 
 /** The field-type derivation, in 3.2.5's order of checks; an unknown data type gives `''`. */
 export function fieldType(schema: FieldSchema | undefined): FieldType {

@@ -1,31 +1,10 @@
 import { Window } from 'happy-dom';
 import t from 'tap';
+import { FIELD_TYPES } from './field-type.ts';
 import { ICONS, icon, iconFor } from './icons.ts';
 
 t.test('every field type has its own icon and name; unknown types get the empty icon', async (t) => {
-  const types = [
-    'custom_field',
-    'multiline',
-    'html_rte',
-    'markdown_rte',
-    'select',
-    'url',
-    'singleline',
-    'json_rte',
-    'modular_block',
-    'link',
-    'isodate',
-    'boolean',
-    'block',
-    'number',
-    'reference',
-    'group',
-    'experience_container',
-    'file',
-    'global_field',
-    'taxonomy',
-  ];
-  for (const type of types) {
+  for (const type of FIELD_TYPES) {
     const [path, name] = iconFor(type);
     t.not(path, ICONS.empty[0], `${type} has an icon`);
     t.ok(name, `${type} has a name`);

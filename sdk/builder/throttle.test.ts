@@ -2,17 +2,17 @@ import { mock } from 'node:test';
 import t, { type Test } from 'tap';
 import { throttle } from './throttle.ts';
 
-/** The throttle's timers on a clock the test moves. */
-function clock(t: Test) {
+/** A 60 ms throttle recording its runs, on a clock the test moves with `wait`. */
+function throttled(t: Test) {
   mock.timers.enable({ apis: ['setTimeout'] });
   t.teardown(() => mock.timers.reset());
-  return (ms: number) => mock.timers.tick(ms);
+  const runs: string[] = [];
+  const sync = throttle((text: string) => runs.push(text), 60);
+  return { runs, sync, wait: (ms: number) => mock.timers.tick(ms) };
 }
 
 t.test('sync runs at once, then at most once per window with the latest value', async (t) => {
-  const wait = clock(t);
-  const runs: string[] = [];
-  const sync = throttle((text: string) => runs.push(text), 60);
+  const { runs, sync, wait } = throttled(t);
   sync('a');
   sync('ab');
   sync('abc');
@@ -24,9 +24,7 @@ t.test('sync runs at once, then at most once per window with the latest value', 
 });
 
 t.test('flush sends the pending value now; cancel drops it', async (t) => {
-  const wait = clock(t);
-  const runs: string[] = [];
-  const sync = throttle((text: string) => runs.push(text), 60);
+  const { runs, sync, wait } = throttled(t);
   sync('a');
   sync('b');
   sync.flush();

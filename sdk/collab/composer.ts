@@ -1,17 +1,8 @@
 import { MENTION_LIST_PX } from '../timing.ts';
 import { type Html, html, when } from '../view/html.ts';
 import type { Surface } from '../view/render.ts';
-import {
-  COLLAB_ERRORS,
-  type CollabContext,
-  type Comment,
-  logError,
-  me,
-  must,
-  type Thread,
-  userMap,
-  users,
-} from './context.ts';
+import type { CollabContext, Comment, Thread } from './context.ts';
+import { COLLAB_ERRORS, logError, me, must, userMap, users } from './context.ts';
 import {
   displayName,
   filterUsers,

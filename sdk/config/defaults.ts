@@ -4,12 +4,7 @@ import type { Config, InitData } from './types.ts';
 /** The configuration before any `init`: the base every init merges into. */
 export function baseConfig(): Config {
   return {
-    ssr: true,
-    enable: true,
-    debug: false,
-    cleanCslpOnProduction: true,
-    editButton: { enable: true, exclude: [], position: 'top', includeByQueryParameter: true },
-    editInVisualBuilderButton: { enable: true, position: 'bottom-right' },
+    ...sharedDefaults(),
     hash: '',
     mode: MODE.preview,
     windowType: 'independent',
@@ -29,7 +24,6 @@ export function baseConfig(): Config {
       url: 'https://app.contentstack.com:443',
     },
     stackSdk: { live_preview: {}, headers: { api_key: '' }, environment: '' },
-    runScriptsOnUpdate: false,
     onChange: () => {},
     elements: { highlightedElement: null },
     collab: {
@@ -52,16 +46,32 @@ export function baseConfig(): Config {
  */
 export function defaultInit(): InitData {
   return {
+    ...sharedDefaults(),
+    mode: 'preview',
+    stackDetails: { apiKey: '', environment: '', branch: '' },
+    clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
+    stackSdk: { live_preview: {}, environment: '' },
+  };
+}
+
+type SharedKey =
+  | 'ssr'
+  | 'enable'
+  | 'debug'
+  | 'cleanCslpOnProduction'
+  | 'editButton'
+  | 'editInVisualBuilderButton'
+  | 'runScriptsOnUpdate';
+
+/** The flags and buttons the base and `init()` agree on; fresh objects on every call, as callers mutate them. */
+function sharedDefaults() {
+  return {
     ssr: true,
     enable: true,
     debug: false,
     cleanCslpOnProduction: true,
     editButton: { enable: true, exclude: [], position: 'top', includeByQueryParameter: true },
     editInVisualBuilderButton: { enable: true, position: 'bottom-right' },
-    mode: 'preview',
-    stackDetails: { apiKey: '', environment: '', branch: '' },
-    clientUrlParams: { protocol: 'https', host: 'app.contentstack.com', port: 443 },
-    stackSdk: { live_preview: {}, environment: '' },
     runScriptsOnUpdate: false,
-  };
+  } satisfies Pick<Config, SharedKey> & InitData;
 }

@@ -8,8 +8,13 @@ import { createRefresh } from './refresh.ts';
 const PAGE =
   'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h1&content_type_uid=page&entry_uid=4711';
 
-function fakeWindow(respond: (url: string, signal: AbortSignal) => Promise<Response>) {
+/**
+ * A page whose fetch answers with `respond`, and its entry-change subscriber: `site.hash` is the
+ * editor's latest hash, `morphed` the HTML that landed.
+ */
+function fakeSite(respond: (url: string, signal: AbortSignal) => Promise<Response>, hash = 'h') {
   const requested: string[] = [];
+  const morphed: string[] = [];
   const win = {
     location: { href: PAGE },
     fetch: (url: URL, init: RequestInit) => {
@@ -17,75 +22,62 @@ function fakeWindow(respond: (url: string, signal: AbortSignal) => Promise<Respo
       return respond(String(url), init.signal as AbortSignal);
     },
   } as unknown as PageWindow;
-  return { win, requested };
+  const site = { requested, morphed, hash, refresh: () => {} };
+  site.refresh = createRefresh(
+    win,
+    () => site.hash,
+    async () => (_win, html) => morphed.push(html),
+  );
+  return site;
 }
 
 t.test('a change fetches the page with the new hash and morphs it', async (t) => {
-  const { win, requested } = fakeWindow(async () => new Response('<html>draft</html>'));
-  const morphed: string[] = [];
-  let hash = 'h2';
-  const refresh = createRefresh(
-    win,
-    () => hash,
-    async () => (_win, html) => morphed.push(html),
-  );
-  refresh();
+  const site = fakeSite(async () => new Response('<html>draft</html>'), 'h2');
+  const { requested, morphed } = site;
+  site.refresh();
   await until(() => morphed.length === 1, { what: 'the morph' });
   t.same(requested, [
     'https://www.halden.co.uk/cs/kitchen/aquasense-60-dishwasher-4711?live_preview=h2&content_type_uid=page&entry_uid=4711',
   ]);
   t.same(morphed, ['<html>draft</html>']);
-  hash = 'h3';
-  refresh();
+  site.hash = 'h3';
+  site.refresh();
   await until(() => morphed.length === 2, { what: 'the second morph' });
   t.match(requested[1], 'live_preview=h3');
 });
 
 t.test('a newer change aborts the older one: stale content never lands', async (t) => {
   let aborted = false;
-  const { win } = fakeWindow(
+  // The slow answer comes only if nobody calls it off; the fast one at once.
+  const site = fakeSite(
     (url, signal) =>
       new Promise((resolve, reject) => {
-        const delay = url.includes('slow') ? 50 : 5;
-        const timer = setTimeout(() => resolve(new Response(url)), delay);
+        if (!url.includes('slow')) resolve(new Response(url));
         signal.addEventListener('abort', () => {
           aborted = url.includes('slow');
-          clearTimeout(timer);
           reject(new DOMException('aborted', 'AbortError'));
         });
       }),
+    'slow',
   );
-  const morphed: string[] = [];
-  let hash = 'slow';
-  const refresh = createRefresh(
-    win,
-    () => hash,
-    async () => (_win, html) => morphed.push(html),
-  );
-  refresh();
-  hash = 'fast';
-  refresh();
-  // The slow request was called off: its answer can never come, so what landed is all that will.
-  await until(() => aborted && morphed.length === 1, { what: 'the fast change, the slow one aborted' });
-  t.equal(morphed.length, 1);
-  t.match(morphed[0], 'live_preview=fast');
+  site.refresh();
+  site.hash = 'fast';
+  site.refresh();
+  await until(() => aborted && site.morphed.length === 1, { what: 'the fast change, the slow one aborted' });
+  t.equal(site.morphed.length, 1);
+  t.match(site.morphed[0], 'live_preview=fast');
 });
 
 t.test('a failed fetch is logged and leaves the page as it is', async (t) => {
-  const { win } = fakeWindow(async () => new Response('nope', { status: 500 }));
+  const site = fakeSite(async () => new Response('nope', { status: 500 }));
   const logged: unknown[] = [];
   const original = console.error;
   console.error = (...args: unknown[]) => logged.push(args[1]);
   t.teardown(() => {
     console.error = original;
   });
-  const morphed: string[] = [];
-  createRefresh(
-    win,
-    () => 'h',
-    async () => (_win, html) => morphed.push(html),
-  )();
+  site.refresh();
   await until(() => logged.length > 0, { what: 'the logged failure' });
   t.same(logged, ['Could not update the preview with the latest content']);
-  t.same(morphed, []);
+  t.same(site.morphed, []);
 });

@@ -149,18 +149,30 @@ function countingRequests(channel: { on(type: 'client-data-send', handler: () =>
   return { request, calls: () => calls };
 }
 
-t.test('messages from a foreign origin or another window are ignored: no ACK, no handler', async (t) => {
-  const s = setup(t);
+/**
+ * Posts a request from a foreign origin, from another window and as each of `malformed`: none is
+ * handled or answered; then the same request from the editor's window and origin is handled.
+ */
+async function heardOnlyFromTheEditor(
+  t: Test,
+  s: ReturnType<typeof setup>,
+  heard: string,
+  malformed: (request: object) => unknown[] = () => [],
+) {
   const { request, calls } = countingRequests(s.channel);
   s.inject(request, { origin: 'https://evil.example' });
   s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
+  for (const message of malformed(request)) s.inject(message, { origin: EDITOR_ORIGIN });
   await s.delivered();
   t.equal(calls(), 0);
   t.equal(s.toEditor.length, 0, 'nothing posted back');
-
   s.inject(request, { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls(), 1, 'the same message from the parent and the editor origin is handled');
+  t.equal(calls(), 1, heard);
+}
+
+t.test('messages from a foreign origin or another window are ignored: no ACK, no handler', async (t) => {
+  await heardOnlyFromTheEditor(t, setup(t), 'the same message from the parent and the editor origin is handled');
 });
 
 t.test('a message from a foreign origin or another window is ignored without its data being read', async (t) => {
@@ -192,18 +204,7 @@ t.test('a message from a foreign origin or another window is ignored without its
 
 t.test('malformed envelopes are dropped before any handler', async (t) => {
   const s = setup(t);
-  let calls = 0;
-  s.channel.on('client-data-send', () => {
-    calls++;
-  });
-  const good = {
-    eventManager: EVENT_MANAGER,
-    metadata: { hash: 'h-00000000', nature: 'REQUEST' },
-    channel: 'live-preview',
-    error: undefined,
-    payload: {},
-    type: 'client-data-send',
-  };
+  const { request: good, calls } = countingRequests(s.channel);
   for (const bad of [
     null,
     'text',
@@ -219,8 +220,11 @@ t.test('malformed envelopes are dropped before any handler', async (t) => {
     s.inject(bad, { origin: EDITOR_ORIGIN });
   s.inject({ ...good, metadata: { hash: 'h-1', nature: 'SHOUT' } }, { origin: EDITOR_ORIGIN });
   await s.delivered();
-  t.equal(calls, 0);
+  t.equal(calls(), 0);
   t.equal(s.toEditor.length, 0);
+  s.inject(good, { origin: EDITOR_ORIGIN });
+  await s.delivered();
+  t.equal(calls(), 1, 'the well-formed envelope is handled');
 });
 
 t.test('before the editor origin is known a message goes to each allowlisted origin, never to *', async (t) => {
@@ -309,18 +313,10 @@ t.test('in a new tab the opener is the editor: requests and answers go both ways
 });
 
 t.test('in a new tab a foreign opener, another window and a malformed message are ignored without error', async (t) => {
-  const s = openedInTab(t);
-  const { request, calls } = countingRequests(s.channel);
-  s.inject(request, { origin: 'https://evil.example' });
-  s.inject(request, { origin: EDITOR_ORIGIN, source: { postMessage() {} } });
-  s.inject({ ...request, metadata: null }, { origin: EDITOR_ORIGIN });
-  s.inject('{"not":"an envelope"}', { origin: EDITOR_ORIGIN });
-  await s.delivered();
-  t.equal(calls(), 0);
-  t.equal(s.toEditor.length, 0, 'nothing posted back');
-  s.inject(request, { origin: EDITOR_ORIGIN });
-  await s.delivered();
-  t.equal(calls(), 1, 'the opener on the editor origin is heard');
+  await heardOnlyFromTheEditor(t, openedInTab(t), 'the opener on the editor origin is heard', (request) => [
+    { ...request, metadata: null },
+    '{"not":"an envelope"}',
+  ]);
 });
 
 t.test('an opener is the editor only for a channel that asks, and never for a framed page', async (t) => {

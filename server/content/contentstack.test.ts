@@ -170,6 +170,14 @@ t.test('a refused token is a fault, not an empty page', async (t) => {
   t.equal(s.requests.length, 1, 'a 412 is not retried');
 });
 
+t.test('hasPage treats a stack fault as absent, and logs it', async (t) => {
+  const s = await stack(t);
+  const warnings: object[] = [];
+  const cs = source(t, s, { deliveryToken: 'wrong', logger: { warn: (details) => warnings.push(details) } });
+  t.equal(await cs.hasPage('4711', 'en-GB'), false);
+  t.match(warnings, [{ uuid: '4711', locale: 'en-GB', err: { code: 'CONTENT_UPSTREAM' } }]);
+});
+
 t.test('garbage and foreign envelopes are upstream faults and are not cached', async (t) => {
   const s = await stack(t);
   const cs = source(t, s);

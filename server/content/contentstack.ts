@@ -20,7 +20,7 @@ import {
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { createReadCache, deepFreeze, type Read } from './read-cache.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
-import { ContentError, type ContentService } from './service.ts';
+import { ContentError, type ContentService, hasPageBy } from './service.ts';
 import { readApplicationConfiguration, readPage, readTemplate, type WarnContent } from './tolerant.ts';
 
 /**
@@ -238,14 +238,7 @@ export function createContentstackService(options: ContentstackOptions): Content
     )) as ApplicationConfiguration;
   }
 
-  async function hasPage(uuid: string, locale: string): Promise<boolean> {
-    try {
-      return (await getPage(uuid, locale)) !== null;
-    } catch (err) {
-      logger?.warn({ err, uuid, locale }, 'Contentstack read failed; page treated as absent');
-      return false;
-    }
-  }
+  const hasPage = hasPageBy(getPage, logger, 'Contentstack read');
 
   async function listPages(locale: string): Promise<string[]> {
     if (!isValidKey({ kind: 'appConfig', locale })) return [];

@@ -62,3 +62,23 @@ export class ContentError extends Error {
     this.where = where;
   }
 }
+
+/**
+ * `hasPage` over a remote `getPage`, by the store's rule: a page that cannot be checked (its read
+ * failed) is absent, so an alternate link is left out rather than failing the page; the warning
+ * names `source`.
+ */
+export function hasPageBy(
+  getPage: ContentService['getPage'],
+  logger: { warn(details: object, message: string): void } | undefined,
+  source: string,
+): ContentService['hasPage'] {
+  return async (uuid, locale) => {
+    try {
+      return (await getPage(uuid, locale)) !== null;
+    } catch (err) {
+      logger?.warn({ err, uuid, locale }, `${source} failed; page treated as absent`);
+      return false;
+    }
+  };
+}

@@ -7,7 +7,7 @@ import { ContentChanges } from './changes.ts';
 import { isValidKey, isValidPreviewHash } from './paths.ts';
 import { createReadCache, deepFreeze, type Read } from './read-cache.ts';
 import { ComponentSchemas, firstProblem } from './schemas.ts';
-import { ContentError, type ContentService } from './service.ts';
+import { ContentError, type ContentService, hasPageBy } from './service.ts';
 import { readApplicationConfiguration, readPage, readTemplate, type WarnContent } from './tolerant.ts';
 
 /**
@@ -184,15 +184,7 @@ export function createUpstreamContentService(options: UpstreamContentOptions): U
     }
   }
 
-  async function hasPage(uuid: string, locale: string): Promise<boolean> {
-    try {
-      return (await getPage(uuid, locale)) !== null;
-    } catch (err) {
-      // Like the store: an alternate link that cannot be checked is left out rather than failing the page.
-      logger?.warn({ err, uuid, locale }, 'Content upstream failed; page treated as absent');
-      return false;
-    }
-  }
+  const hasPage = hasPageBy(getPage, logger, 'Content upstream');
 
   const cookieNames = options.appConfigCookies ?? [];
   function appConfigCookie(cookie: string | undefined): string | undefined {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import sjson from 'secure-json-parse';
 import { type Dispatcher, errors, Pool } from 'undici';
+import { type HttpCallDetails, HttpCallError, type HttpErrorCode } from '../../common/http-error.ts';
 
 /**
  * The generic outbound HTTP client: base URL, JSON in and out, one
@@ -9,45 +10,22 @@ import { type Dispatcher, errors, Pool } from 'undici';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Stable codes for callers and log queries; messages may change, codes do not. */
-export type HttpErrorCode = 'HTTP_STATUS' | 'HTTP_INVALID_JSON' | 'HTTP_NETWORK' | 'HTTP_TIMEOUT';
-
-export class HttpError extends Error {
-  readonly code: HttpErrorCode;
-  readonly method: HttpMethod;
-  readonly url: string;
-  /** Set when a response arrived (HTTP_STATUS, HTTP_INVALID_JSON). */
-  readonly status: number | undefined;
-  readonly statusText: string | undefined;
+export class HttpError extends HttpCallError<HttpErrorCode, HttpMethod> {
   /** Set when a response arrived: its headers, for the log line of a failed call. */
   readonly headers: Record<string, string | string[] | undefined> | undefined;
-  /** HTTP_STATUS only: the error body, parsed when it is JSON (a GraphQL error list, say), else its text. */
-  readonly data: unknown;
   /** HTTP_STATUS only: how long the server asked callers to wait (its Retry-After), when it said. */
   readonly retryAfterMs: number | undefined;
   constructor(
     code: HttpErrorCode,
     message: string,
-    details: {
-      method: HttpMethod;
-      url: string;
-      status?: number;
-      statusText?: string;
+    details: HttpCallDetails<HttpMethod> & {
       headers?: Record<string, string | string[] | undefined>;
-      data?: unknown;
       retryAfterMs?: number;
-      cause?: unknown;
     },
   ) {
-    super(message, { cause: details.cause });
+    super(code, message, details);
     this.name = 'HttpError';
-    this.code = code;
-    this.method = details.method;
-    this.url = details.url;
-    this.status = details.status;
-    this.statusText = details.statusText;
     this.headers = details.headers;
-    this.data = details.data;
     this.retryAfterMs = details.retryAfterMs;
   }
 }

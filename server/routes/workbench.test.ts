@@ -1,13 +1,13 @@
 import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { demoServer, HOSTS, previewWithDrafts, testAssets } from '../../test/helpers.ts';
 import { entryProblem } from '../content/entry-checks.ts';
 import { writeAtomically } from '../content/write-atomically.ts';
 import type { PreviewConfig } from '../preview/config.ts';
 import { fieldSchemaMap } from '../workbench/field-schema.ts';
-import { withWorkbenchOrigins, workbenchRoutes } from './workbench.ts';
+import { type WorkbenchDeps, withWorkbenchOrigins, workbenchRoutes } from './workbench.ts';
 
 /**
  * The workbench's server side: off unless asked for, its API behind the draft token, the editor
@@ -255,33 +255,30 @@ t.test('collaboration threads are kept per page in a JSON file under the draft a
   t.equal(page.statusCode, 200, 'the file is no draft overlay of the _collab hash');
 });
 
-t.test("with Vite's middleware (development) the page loads the workbench's source as a module", async (t) => {
+/** The workbench's routes alone on a bare Fastify: no sites, no store, the test's token and `deps`. */
+async function bareWorkbench(t: Test, deps: Partial<WorkbenchDeps>) {
   const { default: Fastify } = await import('fastify');
-  const dev = Fastify();
-  t.teardown(() => dev.close());
-  await dev.register(workbenchRoutes, {
+  const app = Fastify();
+  t.teardown(() => app.close());
+  await app.register(workbenchRoutes, {
     sites: { sites: [] } as never,
     contentDir,
     store: {} as never,
     token: TOKEN,
-    fromSource: true,
+    ...deps,
   });
+  return app;
+}
+
+t.test("with Vite's middleware (development) the page loads the workbench's source as a module", async (t) => {
+  const dev = await bareWorkbench(t, { fromSource: true });
   const page = await dev.inject({ url: '/__workbench' });
   t.match(page.body, '<script type="module" src="/assets/workbench/main.ts"></script>');
   t.notMatch(page.body, '/__workbench/workbench.js');
 });
 
 t.test('without a build, the bundle is made from source', async (t) => {
-  const { default: Fastify } = await import('fastify');
-  const bare = Fastify();
-  t.teardown(() => bare.close());
-  await bare.register(workbenchRoutes, {
-    sites: { sites: [] } as never,
-    contentDir,
-    store: {} as never,
-    token: TOKEN,
-    bundleDir: join(contentDir, 'no-build-here'),
-  });
+  const bare = await bareWorkbench(t, { bundleDir: join(contentDir, 'no-build-here') });
   const res = await bare.inject({ url: '/__workbench/workbench.js' });
   t.equal(res.statusCode, 200);
   t.match(res.body, 'contentstack-adv-post-message');

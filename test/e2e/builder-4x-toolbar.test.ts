@@ -5,6 +5,7 @@ import t from 'tap';
 import { nextFrames } from './browser.ts';
 import { focusField, HEADLINE, startBuilderSuite, TOOLBAR, UI } from './builder-page.ts';
 import { received, roundTrip, waitFor } from './editor.ts';
+import { fieldLocationApp } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's hover toolbar and field-location apps, in Chromium, the editor played by
@@ -19,20 +20,13 @@ const { openBuilder } = await startBuilderSuite(t);
 const HOVER_LABEL = `${UI} [data-testid="visual-builder__hover-toolbar"]`;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const app = (uid: string, title: string) => ({
-  uid,
-  title,
-  app_installation_uid: `inst-${uid}`,
-  app_uid: `app-${uid}`,
-  contentTypeUid: 'page_template',
-  entryUid: 'dishwasher',
-  fieldDataType: 'text',
-  fieldDisplayName: 'Headline',
-  fieldPath: 'body_components.headline',
-  locale: 'en-GB',
-  manifest: { uid: `app-${uid}`, name: title, description: '', icon: '', visibility: 'public' },
-});
-const APPS = { apps: [app('a1', 'Translator'), app('a2', 'Spell check'), app('a3', 'SEO helper')] };
+const APPS = {
+  apps: [
+    fieldLocationApp('a1', 'Translator'),
+    fieldLocationApp('a2', 'Spell check'),
+    fieldLocationApp('a3', 'SEO helper'),
+  ],
+};
 
 /** The text of the builder's element at `selector` once it contains `text`. */
 async function shownText(site: Frame, selector: string, text: string): Promise<string> {

@@ -1,5 +1,4 @@
 import t from 'tap';
-import { nextFrames } from './browser.ts';
 import { focusField, HEADLINE, REASON, startBuilderSuite, UI } from './builder-page.ts';
 import { received, waitFor } from './editor.ts';
 
@@ -7,7 +6,8 @@ import { received, waitFor } from './editor.ts';
  * What live-preview-utils 4.x added, in Chromium, the editor played by the real
  * @contentstack/advanced-post-message (builder-page.ts): a workflow stage that locks the entry, the
  * request for edit access, a field missing from the selected variant, the 4.4.1 payloads of the
- * questions, and toggle-scroll stopping the page under an app.
+ * questions. Toggle-scroll stopping the page under an app is in toolbar-tab-4x.test.ts, against
+ * 4.4.1 as well.
  */
 
 const { openBuilder } = await startBuilderSuite(t);
@@ -62,19 +62,4 @@ t.test('a field missing from the variant is locked; without answers every field 
   await open.site.waitForSelector(`${HEADLINE}[contenteditable]`, { timeout: 5_000 });
   t.equal(await open.site.locator(REASON).count(), 0, 'no reason: an editor of 3.2.5 days sees no difference');
   t.same(await received(open.page, 'get-workflow-stage-details'), [], 'an unanswered question is not recorded');
-});
-
-t.test('toggle-scroll stops the page scrolling under an open app and restores it', async (t) => {
-  const { page, site } = await openBuilder(t);
-  const reply = await page.evaluate(() => window.channels.vb.send('toggle-scroll', { scroll: false }));
-  t.equal(reply, undefined, 'answered, not refused');
-  // Keys go to the focused frame: the page scrolls by keyboard as by wheel.
-  await site.evaluate(() => window.focus());
-  await site.press('body', 'PageDown');
-  await nextFrames(site);
-  t.equal(await site.evaluate(() => scrollY), 0, 'PageDown does not scroll the page');
-  await page.evaluate(() => window.channels.vb.send('toggle-scroll', { scroll: true }));
-  await site.press('body', 'PageDown');
-  await site.waitForFunction(() => scrollY > 0, undefined, { timeout: 5_000 });
-  t.pass('the page scrolls again');
 });

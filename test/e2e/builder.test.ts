@@ -181,6 +181,15 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
     t.ok(Math.abs(g.below.top - g.field.bottom) < 1, `${what}: the overlay starts below the field`);
     t.ok(g.toolbar.bottom <= g.field.top && g.toolbar.left === g.field.left, `${what}: the toolbar on the field`);
   };
+  /** The geometry once the field is taller than `than` and the overlay placed around it. */
+  const grownFrom = (than: Awaited<ReturnType<typeof geometry>>, what: string) =>
+    until(
+      async () => {
+        const g = await geometry();
+        return g.field.height > than.field.height && placed(g) && g;
+      },
+      { what },
+    );
   // Typing wraps the text; Chromium may also scroll the caret into view, which repositions too:
   // the 200 ms input reposition on its own is checked with fake timers in sdk/builder/inline-edit.test.ts.
   await site.evaluate(() => window.focus());
@@ -194,13 +203,7 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
   follows(before, 'focused');
   await page.keyboard.type(' and every morning, quietly, for years and years', { delay: 10 });
   // Placed again once typing pauses: wait for the overlay to take the grown field's geometry.
-  const typed = await until(
-    async () => {
-      const g = await geometry();
-      return g.field.height > before.field.height && placed(g) && g;
-    },
-    { what: 'the overlay to follow the typed text' },
-  );
+  const typed = await grownFrom(before, 'the overlay to follow the typed text');
   t.ok(typed.field.height > before.field.height, 'the typed text wrapped and made the field taller');
   follows(typed, 'after typing');
 
@@ -218,13 +221,7 @@ t.test('multiline: a paste is plain text with its lines; overlay and toolbar fol
   t.match(sync?.data, { data: /Quiet wash\nall night$/ }, 'sync-field has the pasted lines');
   t.equal(await site.locator(`${SUBLINE} b`).count(), 0, 'no markup from the clipboard');
   // Placed again after the paste: wait for the overlay to take the taller field's geometry.
-  const pasted = await until(
-    async () => {
-      const g = await geometry();
-      return g.field.height > typed.field.height && placed(g) && g;
-    },
-    { what: 'the overlay to follow the paste' },
-  );
+  const pasted = await grownFrom(typed, 'the overlay to follow the paste');
   t.ok(pasted.field.height > typed.field.height, 'the paste made the field taller');
   follows(pasted, 'after the paste');
 

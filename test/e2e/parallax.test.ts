@@ -43,6 +43,18 @@ async function dishwasher(t: Test, options: BrowserContextOptions = {}): Promise
 const transformOf = (page: Page) =>
   page.locator('section.parallax img.parallax-image').evaluate((img) => (img as HTMLImageElement).style.transform);
 
+/** The image's transform once it is other than `from`; after 5 s, as it is, for the caller's assertion to name. */
+async function transformOtherThan(page: Page, from: string): Promise<string> {
+  await page
+    .waitForFunction(
+      (from) => (document.querySelector('img.parallax-image') as HTMLImageElement | null)?.style.transform !== from,
+      from,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
+  return transformOf(page);
+}
+
 /** Scrolls by `dy` and lets two animation frames pass (the effect is rAF-throttled). */
 async function scrollBy(page: Page, dy: number): Promise<void> {
   await page.evaluate(async (dy) => {
@@ -75,25 +87,11 @@ t.test('the parallax image moves when the page scrolls', async (t) => {
 
   const before = await transformOf(page);
   await scrollBy(page, 120);
-  await page
-    .waitForFunction(
-      (b) => (document.querySelector('img.parallax-image') as HTMLImageElement | null)?.style.transform !== b,
-      before,
-      { timeout: 5_000 },
-    )
-    .catch(() => undefined);
-  const after = await transformOf(page);
+  const after = await transformOtherThan(page, before);
   t.not(after, before, `the transform changes on scroll (${before || 'none'} → ${after || 'none'})`);
 
   await scrollBy(page, -240);
-  await page
-    .waitForFunction(
-      (a) => (document.querySelector('img.parallax-image') as HTMLImageElement | null)?.style.transform !== a,
-      after,
-      { timeout: 5_000 },
-    )
-    .catch(() => undefined);
-  t.not(await transformOf(page), after, 'and changes again when scrolling back');
+  t.not(await transformOtherThan(page, after), after, 'and changes again when scrolling back');
 });
 
 t.test('with reduced motion the image never moves and no scroll listener is registered', async (t) => {

@@ -2,7 +2,7 @@ import type { Frame } from 'playwright-core';
 import t from 'tap';
 import { DISHWASHER, HEADLINE, PSEUDO, SUBLINE, T, UI } from './builder-page.ts';
 import { roundTrip, startEditorSuite, waitFor } from './editor.ts';
-import { startReferenceFixture } from './reference-441.ts';
+import { fixturePage, keysOf, startReferenceFixture, TAGGED } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's preview-share links, Start Editing link, links under Timeline, the
@@ -59,32 +59,22 @@ const editorUrl = new URL(editor.origin);
  * A fixture page with the storefront's tags, running 4.4.1 in builder mode (as a Visual Editor
  * site does), its editor links pointing at the test editor as the storefront's do.
  */
-const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
-<main style="padding:80px">
-  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
-  <p data-cslp="${T}.body_components.0.subline">Quiet and quick</p>
-</main>
-<script src="/lpu.js"></script>
-<script>
-  ContentstackLivePreview.init({ mode: 'builder', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
-    clientUrlParams: { protocol: 'http', host: '${editorUrl.hostname}', port: ${editorUrl.port} },
-    editButton: { enable: false } });
-</script></body></html>`;
+const FIXTURE = fixturePage(
+  TAGGED,
+  `mode: 'builder', ssr: true,
+    clientUrlParams: { protocol: 'http', host: '${editorUrl.hostname}', port: ${editorUrl.port} }`,
+);
 
 /**
  * A fixture page in preview mode without SSR, with a same-origin link: 4.4.1 decorates links only
  * under SSR, Timeline or a new tab, so here Timeline alone is why it does.
  */
-const TIMELINE = `<!doctype html><html><head><title>4.4.1 timeline</title></head><body>
-<main style="padding:80px">
-  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
-  <a href="/next"><span>Next page</span></a>
-</main>
-<script src="/lpu.js"></script>
-<script>
-  ContentstackLivePreview.init({ mode: 'preview', ssr: false, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
-    editButton: { enable: false } });
-</script></body></html>`;
+const TIMELINE = fixturePage(
+  `<h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
+  <a href="/next"><span>Next page</span></a>`,
+  `mode: 'preview', ssr: false`,
+  '4.4.1 timeline',
+);
 
 const fixture = await startReferenceFixture(t, {
   '/fixture': FIXTURE,
@@ -123,8 +113,6 @@ const LPU_441: Site = {
 
 /** Resolves once the builder's container is on the page (ours and 4.4.1's share the class). */
 const mounted = async (site: Frame) => void (await site.waitForSelector(UI, { state: 'attached', timeout: 10_000 }));
-
-const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
 
 for (const s of [OURS, LPU_441]) {
   const skip = s === LPU_441 && fixture.skip;

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { nextFrames } from './browser.ts';
 import { DISHWASHER, HEADLINE, T, UI } from './builder-page.ts';
 import { startEditorSuite, waitFor } from './editor.ts';
-import { startReferenceFixture } from './reference-441.ts';
+import { fieldLocationApp, fixturePage, keysOf, startReferenceFixture, TAB_EDITOR, TAGGED } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's hover toolbar, field-location apps and Live Preview in a new tab, in
@@ -41,65 +41,21 @@ const EDITOR = `
     record(vb, type);
   for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
 
-/** An editor page that opens the site in a new tab and talks to it through the opener, as 4.x's editor does. */
-const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><script>
-  const params = new URLSearchParams(location.search);
-  window.received = [];
-  window.openSite = () => {
-    const tab = window.open(params.get('site'), '_blank');
-    const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
-    lp.on('init', (event) => {
-      received.push({ type: 'init', data: event.data });
-      return { contentTypeUid: 'page_template', entryUid: 'dishwasher', windowType: 'preview' };
-    });
-    lp.on('check-entry-page', () => undefined);
-    window.channels = { lp };
-  };
-</script></body></html>`;
-
-declare global {
-  interface Window {
-    /** The new-tab editor page: opens the site and talks to it through the opener. */
-    openSite(): void;
-  }
-}
+const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
 
 /** A fixture page with the storefront's tags, tall enough to scroll, running 4.4.1 in `mode`. */
-const fixturePage = (mode: 'builder' | 'preview') => `<!doctype html><html><head><title>4.4.1</title></head><body>
-<main style="padding:80px">
-  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
-  <p data-cslp="${T}.body_components.0.subline">Quiet and quick</p>
-  <div style="height:4000px"></div>
-</main>
-<script src="/lpu.js"></script>
-<script>
-  ContentstackLivePreview.init({ mode: '${mode}', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
-    editButton: { enable: false } });
-</script></body></html>`;
+const tallPage = (mode: 'builder' | 'preview') =>
+  fixturePage(`${TAGGED}\n  <div style="height:4000px"></div>`, `mode: '${mode}', ssr: true`);
 
-const editor = await startEditorSuite(t, { script: EDITOR, pages: { '/tab': TAB_EDITOR } });
 const fixture = await startReferenceFixture(t, {
-  '/fixture': fixturePage('builder'),
-  '/tab-fixture': fixturePage('preview'),
+  '/fixture': tallPage('builder'),
+  '/tab-fixture': tallPage('preview'),
   '/elsewhere': '<!doctype html><title>elsewhere</title>',
 });
 
 const QUERY = 'live_preview=toolbar-e2e&content_type_uid=page_template&entry_uid=dishwasher';
 
-const app = (uid: string, title: string) => ({
-  uid,
-  title,
-  app_installation_uid: `inst-${uid}`,
-  app_uid: `app-${uid}`,
-  contentTypeUid: 'page_template',
-  entryUid: 'dishwasher',
-  fieldDataType: 'text',
-  fieldDisplayName: 'Headline',
-  fieldPath: 'body_components.headline',
-  locale: 'en-GB',
-  manifest: { uid: `app-${uid}`, name: title, description: '', icon: '', visibility: 'public' },
-});
-const APPS = { apps: [app('a1', 'Translator'), app('a2', 'Spell check')] };
+const APPS = { apps: [fieldLocationApp('a1', 'Translator'), fieldLocationApp('a2', 'Spell check')] };
 
 /** One site the scenarios run against, and where its UI differs. */
 interface Site {
@@ -148,8 +104,6 @@ const LPU_441: Site = {
   // 4.4.1 draws the hover label as the field-label wrapper, carrying the hovered tag.
   hoverLabel: (site) => labelText(site, '[data-hovered-cslp]'),
 };
-
-const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
 
 async function openBuilder(t: Test, s: Site, query: [string, string][] = []) {
   const opened = await editor.open(t, s.builder, { until: 'send-variant-and-locale', query });
@@ -211,7 +165,9 @@ for (const s of [OURS, LPU_441]) {
       t.ok((data.position.width ?? 0) > 0, 'a box on the page');
       t.match(data.DomEditStack.at(-1), { cslpValue: `${T}.body_components.0.headline` });
 
-      await page.evaluate(() => window.channels.vb.send('toggle-scroll', { scroll: false }));
+      const reply = await page.evaluate(() => window.channels.vb.send('toggle-scroll', { scroll: false }));
+      t.equal(reply, undefined, 'answered, not refused');
+      // Keys go to the focused frame: the page scrolls by keyboard as by wheel.
       await site.evaluate(() => window.focus());
       await site.press('body', 'PageDown');
       await nextFrames(site);

@@ -2,7 +2,7 @@ import type { Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { DISHWASHER, HEADLINE, REASON, T, UI } from './builder-page.ts';
 import { received, startEditorSuite, waitFor } from './editor.ts';
-import { startReferenceFixture } from './reference-441.ts';
+import { fixturePage, keysOf, startReferenceFixture, TAB_EDITOR, TAGGED } from './reference-441.ts';
 
 /**
  * live-preview-utils 4.x's variant features and workflow-stage lock, in Chromium, with the real
@@ -44,32 +44,7 @@ const EDITOR = `
   for (const type of ['check-entry-page', 'url-change']) record(lp, type);`;
 
 /** The 4.4.1 fixture page: the storefront's tags, the real 4.4.1 build started in builder mode. */
-const FIXTURE = `<!doctype html><html><head><title>4.4.1</title></head><body>
-<main style="padding:80px">
-  <h1 data-cslp="${T}.body_components.0.headline">AquaSense 60</h1>
-  <p data-cslp="${T}.body_components.0.subline">Quiet and quick</p>
-</main>
-<script src="/lpu.js"></script>
-<script>
-  ContentstackLivePreview.init({ mode: 'builder', ssr: true, stackDetails: { apiKey: 'blt-e2e', environment: 'preview' },
-    editButton: { enable: false } });
-</script></body></html>`;
-
-/** An editor page that opens the site in a new tab and talks to it through the opener, as 4.x's editor does. */
-const TAB_EDITOR = `<!doctype html><html><body><script src="/apm.js"></script><script>
-  const params = new URLSearchParams(location.search);
-  window.received = [];
-  window.openSite = () => {
-    const tab = window.open(params.get('site'), params.get('name') ?? '_blank');
-    const lp = new ContentstackAdvPostMessage.EventManager('live-preview', { target: tab, suppressErrors: true });
-    lp.on('init', (event) => {
-      received.push({ type: 'init', data: event.data });
-      return { contentTypeUid: 'page_template', entryUid: 'dishwasher', windowType: 'preview' };
-    });
-    lp.on('check-entry-page', () => undefined);
-    window.channels = { lp };
-  };
-</script></body></html>`;
+const FIXTURE = fixturePage(TAGGED, `mode: 'builder', ssr: true`);
 
 /**
  * A foreign page that took the editor's place in the opener window: it finds the tab by its name
@@ -86,8 +61,6 @@ const USURPER = `<!doctype html><html><body><script src="/apm.js"></script><scri
 
 declare global {
   interface Window {
-    /** The new-tab editor page: opens the site and talks to it through the opener. */
-    openSite(): void;
     /** The usurper page: whether the tab answered its request. */
     result: Promise<string>;
   }
@@ -177,8 +150,6 @@ const addVariantFields = (site: Frame) =>
 
 const classesOf = (site: Frame, id: string) =>
   site.evaluate((id) => [...(document.getElementById(id)?.classList ?? [])].sort(), id);
-
-const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort();
 
 for (const s of SITES) {
   // Without the vendored build the reference runs are skipped, and say so.
