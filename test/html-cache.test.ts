@@ -166,3 +166,56 @@ t.test('a page assembled while a read failed is served but not kept', async (t) 
   await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
   t.equal(reads(), 2, 'which is then kept');
 });
+
+t.test('a cached page carries its whole header set in every encoding, on 304 and HEAD as well', async (t) => {
+  const app = await demoServer();
+  t.teardown(() => app.close());
+  await app.inject({ url: PATH, headers: { host: HOSTS.uk } });
+  const encodings: [string, string | undefined][] = [
+    ['', undefined],
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+  ];
+  const etags = new Set<string>();
+  for (const [acceptEncoding, encoding] of encodings) {
+    const headers = { host: HOSTS.uk, 'accept-encoding': acceptEncoding };
+    const get = await app.inject({ url: PATH, headers });
+    const label = encoding ?? 'identity';
+    t.equal(get.statusCode, 200, label);
+    t.equal(get.headers['content-encoding'], encoding, `${label}: content-encoding`);
+    t.equal(get.headers['content-type'], 'text/html; charset=utf-8', `${label}: content-type`);
+    t.equal(get.headers['cache-control'], 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600', label);
+    t.equal(get.headers.vary, 'ECT, Save-Data, Accept-Encoding', `${label}: vary`);
+    t.equal(get.headers['accept-ch'], 'ECT, Save-Data', `${label}: accept-ch`);
+    t.equal(get.headers['speculation-rules'], '"/builds/speculation-rules.json"', `${label}: speculation-rules`);
+    t.match(get.headers['surrogate-key'], /site:www\.halden\.co\.uk page:4711/, `${label}: surrogate-key`);
+    t.match(get.headers['cache-tag'], /site:www\.halden\.co\.uk,page:4711/, `${label}: cache-tag`);
+    t.match(get.headers['content-security-policy'], /default-src 'self'/, `${label}: security headers`);
+    t.match(get.headers['x-request-id'], /^[\w-]+$/, `${label}: request id`);
+    t.equal(get.headers['content-length'], String(get.rawPayload.length), `${label}: content-length`);
+    const etag = get.headers.etag as string;
+    etags.add(etag);
+
+    const head = await app.inject({ method: 'HEAD', url: PATH, headers });
+    t.equal(head.statusCode, 200, `${label}: HEAD`);
+    t.equal(head.rawPayload.length, 0, `${label}: HEAD has no body`);
+    const { 'x-request-id': _getId, date: _getDate, ...getRest } = get.headers;
+    const { 'x-request-id': _headId, date: _headDate, ...headRest } = head.headers;
+    t.same(headRest, getRest, `${label}: HEAD carries GET's headers`);
+
+    const revalidated = await app.inject({ url: PATH, headers: { ...headers, 'if-none-match': etag } });
+    t.equal(revalidated.statusCode, 304, `${label}: 304`);
+    t.equal(revalidated.rawPayload.length, 0, `${label}: 304 has no body`);
+    t.equal(revalidated.headers.etag, etag, `${label}: 304 names its validator`);
+    t.equal(revalidated.headers.vary, 'ECT, Save-Data, Accept-Encoding', `${label}: 304 vary`);
+    t.equal(revalidated.headers['cache-control'], get.headers['cache-control'], `${label}: 304 cache-control`);
+    t.equal(revalidated.headers['content-encoding'], undefined, `${label}: 304 names no encoding`);
+    t.equal(revalidated.headers['content-length'], undefined, `${label}: 304 has no content-length`);
+  }
+  t.equal(etags.size, 3, 'a validator per encoding');
+
+  const saveData = await app.inject({ url: PATH, headers: { host: HOSTS.uk, 'save-data': 'on' } });
+  t.equal(saveData.statusCode, 200);
+  t.equal(saveData.headers['speculation-rules'], undefined, 'no speculation rules for a visitor saving data');
+  t.equal(saveData.headers.vary, 'ECT, Save-Data, Accept-Encoding');
+});

@@ -37,3 +37,20 @@ t.test('a document handed over whole is not kept by the render after it', async 
   const kept = heapAfterGc() - before;
   t.ok(kept < 1_000_000, `${(kept / 1e6).toFixed(1)} MB kept after the document was sent`);
 });
+
+/** Timers armed and not yet fired or cleared, in this process. */
+function pendingTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+}
+
+t.test("a complete document leaves no timer of React's holding the render", async (t) => {
+  const arm = globalThis.setTimeout;
+  const before = pendingTimers();
+  const element = createElement('html', null, createElement('body', null, createElement('p', null, 'whole')));
+  const bytes = await sentBytes(element);
+  t.type(bytes, 'number', 'the document came whole');
+  // React's start timer held its request (about 20 KB) until the next timers phase; under load every
+  // render of an event-loop turn was alive at the next young-generation collection.
+  t.equal(pendingTimers(), before, 'no timer left pending once the document is whole');
+  t.equal(globalThis.setTimeout, arm, 'the global setTimeout is the one it was');
+});

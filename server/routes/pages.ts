@@ -16,10 +16,11 @@ import { type CacheFill, cacheKey, collect, type HtmlCache, RenderedPage } from 
 import { PageLinksMemo } from '../render/page-data.ts';
 import { streamDocument } from '../render/stream.ts';
 import type { RenderDecision } from '../routing/decision.ts';
+import { RouteDecisions } from '../routing/decision-memo.ts';
 import { isCrossSiteFrame, languageCookie, shouldSetLanguageCookie } from '../routing/language-cookie.ts';
 import { normalizeEscapes, parsePath } from '../routing/path.ts';
 import { buildPathLocation, sendRedirect } from '../routing/redirect.ts';
-import { decideRoute, localeOfUrl } from '../routing/route.ts';
+import { localeOfUrl } from '../routing/route.ts';
 import { SPECULATION_RULES_URL } from './builds.ts';
 import { PRIVATE, PUBLIC_CACHE, PUBLIC_REDIRECT, sendRendered } from './page-reply.ts';
 import { ACCEPT_CH, SPECULATION_VARY, speculationAllowed } from './speculation.ts';
@@ -74,6 +75,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
   const deps: PageRouteDeps = { ...routeDeps, links, assembled };
   const { sites } = deps;
   const limitUncached = limiterOf(app, 'uncachedPages');
+  const decisions = new RouteDecisions();
 
   app.get('/*', async (request, reply) => {
     const site = request.site;
@@ -89,7 +91,7 @@ export const pageRoutes: FastifyPluginAsync<PageRouteDeps> = async (app, routeDe
       reply.header('cache-control', PUBLIC_REDIRECT);
       return sendRedirect(reply, payloadLocation(respelled, payload), 301);
     }
-    const decision = decideRoute({
+    const decision = decisions.decide({
       rawPath,
       query,
       site,
