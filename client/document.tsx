@@ -192,7 +192,7 @@ export function PageDocument({
           <Switcher className="language-switcher" label={t('switcher.language.label')} links={model.languages} />
         ) : null}
         {layout.header === 'island' && model.header ? (
-          <Island name="header" component={Header} props={model.header} strategy="idle" />
+          <Island name="header" component={Header} props={model.header} strategy="interaction" />
         ) : layout.header !== 'none' ? (
           <Brand name={model.brand.name} href={model.brand.homeHref} />
         ) : null}

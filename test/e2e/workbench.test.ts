@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { until } from '../until.ts';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, waitForIsland } from './browser.ts';
 import { ROOT, type RunningServer, startServer } from './server.ts';
 
 /**
@@ -66,10 +66,7 @@ async function openWorkbench(t: Test, mode = 'preview'): Promise<{ page: Page; s
   hashes.push((await page.evaluate(() => sessionStorage.getItem('vitrine-workbench-hash'))) as string);
   const site = page.frames().find((frame) => frame.url().includes(DISHWASHER));
   if (!site) throw new Error('the site frame is missing');
-  await site.waitForSelector('vitrine-island[data-name="header"][data-hydrated]', {
-    state: 'attached',
-    timeout: 15_000,
-  });
+  await waitForIsland(site, 'header');
   return { page, site, errors };
 }
 
