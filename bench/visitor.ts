@@ -185,11 +185,10 @@ export async function visitorLines(root: string, options: { quick: boolean }): P
             },
           );
           if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-          if (result.lhr.runtimeError)
-            throw new Error(`Lighthouse on ${page.path}: ${result.lhr.runtimeError.message}`);
-          const figures = runOf(result.lhr);
+          const figures = result.lhr.runtimeError ? { error: result.lhr.runtimeError.message } : runOf(result.lhr);
           const key = `${variant}|${page.name}`;
-          // A run the machine disturbed past measuring (Lighthouse saw no paint) is reported and left out.
+          // A run the machine disturbed past measuring (Lighthouse saw no paint, or the server shed the
+          // page with a 503 under the machine's load) is reported and left out; the other runs count.
           if ('error' in figures) {
             process.stderr.write(`  visitor ${page.name}, ${variant}: ${figures.error}\n`);
             continue;

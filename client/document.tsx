@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ICONS, MANIFEST_PATH, THEME_COLOR } from '../common/icons.ts';
 import { serializeInlineJson } from '../common/inline-json.ts';
+import { BOOT_SCRIPT } from '../islands/boot-script.ts';
 import Header from '../islands/header/Header.tsx';
 import { RUNTIME_DATA_ID, type RuntimeData } from '../islands/runtime-data.ts';
 import { ComponentList } from './components/registry.tsx';
@@ -32,8 +33,6 @@ function Head({ title, children, assets }: { title: string; children?: ReactNode
       <link rel="apple-touch-icon" href={ICONS.appleTouch} />
       <link rel="manifest" href={MANIFEST_PATH} />
       <meta name="theme-color" content={THEME_COLOR} />
-      {/* Low priority: the runtime waits for the page's load anyway (decision 0153). */}
-      {assets.runtime ? <script type="module" src={assets.runtime} async fetchPriority="low" /> : null}
       {assets.modulePreloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}
@@ -192,7 +191,7 @@ export function PageDocument({
           <Switcher className="language-switcher" label={t('switcher.language.label')} links={model.languages} />
         ) : null}
         {layout.header === 'island' && model.header ? (
-          <Island name="header" component={Header} props={model.header} strategy="idle" />
+          <Island name="header" component={Header} props={model.header} strategy="interaction" />
         ) : layout.header !== 'none' ? (
           <Brand name={model.brand.name} href={model.brand.homeHref} />
         ) : null}
@@ -235,6 +234,8 @@ export function PageDocument({
             dangerouslySetInnerHTML={{ __html: serializeInlineJson(runtimeData) }}
           />
         ) : null}
+        {/* Fetches the runtime only after the largest paint; allowed by its hash in the CSP (decision 0199). */}
+        {assets.runtime ? <script data-src={assets.runtime} dangerouslySetInnerHTML={{ __html: BOOT_SCRIPT }} /> : null}
       </body>
     </html>
   );

@@ -1,4 +1,3 @@
-import { afterLargestPaint } from './after-paint.ts';
 import { showUpdateNotice, watchBuild } from './build-update.ts';
 import { startPrefetch } from './prefetch.ts';
 import { reloadOnce } from './reload-guard.ts';
@@ -10,15 +9,12 @@ import { readRuntimeData } from './runtime-data.ts';
 const data = readRuntimeData(document);
 document.addEventListener('vitrine:island-error', () => reloadOnce(location.pathname + location.search));
 window.addEventListener('vite:preloadError', () => reloadOnce(location.pathname + location.search));
-// Islands, and what rides along with them, wait until the largest paint is on screen (the hero
-// image loaded and painted) before anything they need is fetched: decisions 0153 and 0182.
-// Prefetching and the build check wait for an idle moment after that: hydration comes first.
+// The page's boot script imports this entry once the largest paint is on screen (decisions 0182,
+// 0199). Prefetching and the build check wait for an idle moment after that: hydration comes first.
 const later = (run: () => void) =>
   'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 3000 }) : setTimeout(run, 1000);
-afterLargestPaint(() => {
-  start();
-  later(() => {
-    startPrefetch();
-    if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
-  });
+start();
+later(() => {
+  startPrefetch();
+  if (data) watchBuild({ data, onUpdate: () => showUpdateNotice(data) });
 });

@@ -136,6 +136,26 @@ t.test('an idle island hydrates when the browser is idle', async (t) => {
   await until(() => el.hasAttribute('data-hydrated'), { what: 'idle hydration' });
 });
 
+t.test('an interaction island hydrates on the first pointer, focus or key inside it, not before', async (t) => {
+  for (const type of ['pointerdown', 'focusin', 'keydown']) {
+    window.document.body.innerHTML = `<p id="outside" tabindex="-1">outside</p>${island('interaction', { label: type, start: 0 })}`;
+    start();
+    const el = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
+    window.document.getElementById('outside')?.dispatchEvent(new window.Event(type, { bubbles: true }));
+    await afterWitness();
+    t.notOk(el.hasAttribute('data-hydrated'), `not hydrated by a ${type} outside it`);
+    const button = el.querySelector('button') as unknown as { dispatchEvent(event: unknown): boolean };
+    button.dispatchEvent(new window.Event(type, { bubbles: true }));
+    await until(() => el.hasAttribute('data-hydrated'), { what: `hydration on ${type}` });
+  }
+  // Focus that arrived before the runtime started is an interaction too.
+  window.document.body.innerHTML = island('interaction', { label: 'Early', start: 0 });
+  const early = window.document.querySelector('vitrine-island') as unknown as HTMLElement;
+  (early.querySelector('button') as unknown as { focus(): void }).focus();
+  start();
+  await until(() => early.hasAttribute('data-hydrated'), { what: 'hydration of an island focused before start' });
+});
+
 t.test('a nested island hydrates only after its parent', async (t) => {
   // The fixture parent does not render its child island, so React reports a mismatch: expected here.
   const original = console.error;

@@ -3,7 +3,7 @@ import type { Root } from 'react-dom/client';
 
 /**
  * The island runtime: finds `<vitrine-island>` elements, imports each island's
- * module when its trigger fires (load, idle, visible, media) and hydrates it with its JSON props.
+ * module when its trigger fires (load, idle, visible, interaction, media) and hydrates it with its JSON props.
  * Parents hydrate before children. No eval: props are JSON, code comes from the module URL.
  */
 
@@ -27,6 +27,21 @@ const triggers: Record<string, Trigger> = {
     );
     // The custom element itself has no box (display: contents); watch what it renders.
     for (const child of Array.from(el.children)) observer.observe(child);
+  },
+  // The first pointer, focus or key inside the island: its code is not fetched until a visitor
+  // reaches for it (decision 0199). The markup must work before then (the header's <details> does).
+  interaction: (el, run) => {
+    // Focus that got there before the runtime started (a keyboard user's early Tab) counts too.
+    if (el.contains(document.activeElement)) {
+      run();
+      return;
+    }
+    const events = ['pointerdown', 'focusin', 'keydown'] as const;
+    const once = () => {
+      for (const type of events) el.removeEventListener(type, once, true);
+      run();
+    };
+    for (const type of events) el.addEventListener(type, once, { capture: true, passive: true });
   },
   media: (el, run) => {
     const query = window.matchMedia(el.dataset.media ?? 'all');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
@@ -158,11 +159,20 @@ t.test('hosts: unknown is 404, loopback uses the forced host, healthcheck answer
 t.test('islands decide whether a page loads any JavaScript', async (t) => {
   const irishCategory = await get(HOSTS.ie, '/cs/kitchen-appliances-200');
   t.equal(irishCategory.statusCode, 200);
-  t.notMatch(irishCategory.body, '<script type="module"', 'header-less page without islands loads no script');
+  t.notMatch(
+    irishCategory.body,
+    /<script(?! type="application\/(ld\+)?json")/,
+    'header-less page without islands has no script',
+  );
   t.notMatch(irishCategory.body, 'modulepreload');
   t.notMatch(irishCategory.body, '<header class="site-header"', 'no header element at all when dhfIsEnabled is false');
   const product = await get(HOSTS.uk, DISHWASHER_UK);
-  t.match(product.body, '<script type="module" src="/assets/runtime-test.js" async="" fetchPriority="low"');
+  t.match(product.body, '<script data-src="/assets/runtime-test.js">', 'the boot script names the runtime');
+  t.notMatch(
+    product.body,
+    /<script[^>]* src=/,
+    'no script is fetched with the page: the boot script imports the runtime later',
+  );
   t.notMatch(product.body, 'modulepreload', 'what the islands need is fetched after the page, not with it');
   t.match(product.body, '<vitrine-island data-name="header"');
   t.match(
@@ -253,10 +263,22 @@ t.test('over a real socket: compressed HTML with security headers', async (t) =>
   const res = await fetch(`${address}${DISHWASHER_UK}`, { headers: { host: HOSTS.uk, 'accept-encoding': 'br' } });
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-encoding'), 'br');
-  t.match(res.headers.get('content-security-policy'), /script-src 'self'/);
-  t.match(res.headers.get('content-security-policy'), /frame-ancestors 'self'/);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  t.match(csp, /frame-ancestors 'self'/);
   t.equal(res.headers.get('x-content-type-options'), 'nosniff');
-  t.match(await res.text(), '</html>');
+  const html = await res.text();
+  t.match(html, '</html>');
+  // The one inline script is allowed by its own hash, and the policy allows no other inline script.
+  const inline = [...html.matchAll(/<script(?: data-src="[^"]*")?>([^<]*)<\/script>/g)].map((m) => m[1] ?? '');
+  t.equal(inline.length, 1, 'one inline script: the boot script');
+  const hash = createHash('sha256')
+    .update(inline[0] ?? '')
+    .digest('base64');
+  t.equal(
+    /script-src ([^;]*)/.exec(csp)?.[1],
+    `'self' 'sha256-${hash}'`,
+    "script-src is 'self' and the boot script's hash, no 'unsafe-inline'",
+  );
 });
 
 t.test('{path}/_payload.json is the assembled page as JSON, under the same URL rules', async (t) => {

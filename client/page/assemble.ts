@@ -133,8 +133,7 @@ function headerProps(input: PageInput): HeaderProps | null {
     labels: {
       home: t('header.homeLink', { brand: nav.title }),
       navigation: t('header.navigationLabel'),
-      openMenu: t('header.openMenu'),
-      closeMenu: t('header.closeMenu'),
+      menu: t('header.menu'),
     },
   };
 }

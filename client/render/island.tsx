@@ -2,7 +2,7 @@ import { type ComponentType, createElement } from 'react';
 import { serializeInlineJson } from '../../common/inline-json.ts';
 import { useRender } from './context.ts';
 
-export type HydrationStrategy = 'load' | 'idle' | 'visible' | { media: string };
+export type HydrationStrategy = 'load' | 'idle' | 'visible' | 'interaction' | { media: string };
 
 interface IslandProps<P extends object> {
   /** The island's folder under islands/ (its chunk in the build manifest). */

@@ -6,7 +6,7 @@ export interface HeaderProps {
   links: { title: string; url: string }[];
   /** The current path, so the matching link carries aria-current. */
   currentPath: string;
-  labels: { home: string; navigation: string; openMenu: string; closeMenu: string };
+  labels: { home: string; navigation: string; menu: string };
 }
 
 /**
@@ -16,30 +16,28 @@ export interface HeaderProps {
 const MENU_ID = 'site-menu';
 
 /**
- * Navigation header. Before hydration it is a bar of plain links; once hydrated, narrow
- * screens get a menu toggle that opens and closes by mouse, touch and keyboard (Escape closes and
- * returns focus to the toggle).
+ * Navigation header. On narrow screens the links fold into a `<details>` disclosure that opens and
+ * closes by mouse, touch and keyboard with no script at all, so the markup is the same before and
+ * after hydration (decision 0198). Hydrating only adds what a disclosure lacks: Escape closes and
+ * returns focus to the toggle, a pointer outside the header closes.
  */
 export default function Header({ title, homeHref, links, currentPath, labels }: HeaderProps) {
-  const [hydrated, setHydrated] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLUListElement>(null);
 
-  useEffect(() => setHydrated(true), []);
+  // The tap or key that started hydration may already have opened the menu.
+  useEffect(() => setOpen(menu.current?.open ?? false), []);
 
   useEffect(() => {
-    if (!open) return;
-    menu.current?.querySelector('a')?.focus();
+    const details = menu.current;
+    if (!open || !details) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        toggle.current?.focus();
-      }
+      if (event.key !== 'Escape') return;
+      details.open = false;
+      details.querySelector('summary')?.focus();
     };
     const onPointer = (event: PointerEvent) => {
-      const root = toggle.current?.closest('header');
-      if (root && !root.contains(event.target as Node)) setOpen(false);
+      if (!details.closest('header')?.contains(event.target as Node)) details.open = false;
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
@@ -50,24 +48,19 @@ export default function Header({ title, homeHref, links, currentPath, labels }: 
   }, [open]);
 
   return (
-    <header className="site-header" data-hydrated={hydrated ? 'true' : undefined}>
+    <header className="site-header">
       <a className="brand" href={homeHref} aria-label={labels.home}>
         {title}
       </a>
       <nav aria-label={labels.navigation}>
-        <button
-          ref={toggle}
-          type="button"
-          className="menu-toggle"
-          aria-expanded={open}
-          aria-controls={MENU_ID}
-          hidden={!hydrated}
-          onClick={() => setOpen((o) => !o)}
-        >
-          <span aria-hidden="true" className="menu-icon" />
-          <span className="visually-hidden">{open ? labels.closeMenu : labels.openMenu}</span>
-        </button>
-        <ul id={MENU_ID} ref={menu} className="nav-links" data-open={open ? 'true' : 'false'}>
+        {/* Left uncontrolled: the browser owns `open`, React follows it through the toggle event. */}
+        <details ref={menu} className="menu" onToggle={(event) => setOpen(event.currentTarget.open)}>
+          <summary className="menu-toggle" aria-controls={MENU_ID}>
+            <span aria-hidden="true" className="menu-icon" />
+            <span className="visually-hidden">{labels.menu}</span>
+          </summary>
+        </details>
+        <ul id={MENU_ID} className="nav-links">
           {links.map((link) => (
             <li key={link.url + link.title}>
               <a href={link.url} aria-current={link.url === currentPath ? 'page' : undefined}>

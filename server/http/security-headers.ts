@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { BOOT_SCRIPT } from '../../islands/boot-script.ts';
 import { dataConnectSources } from '../data/plugin.ts';
 import { hostHeaderCount } from './host-headers.ts';
+
+/** The CSP source that allows the boot script: the SHA-256 of its exact text. */
+export const BOOT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`;
 
 /**
  * The headers @fastify/helmet sets for `options`. The plugin rebuilds helmet's middleware (and
@@ -36,7 +41,8 @@ export async function secureResponses(
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The page's inline boot script, and nothing else inline, by its hash (decision 0199).
+        scriptSrc: ["'self'", BOOT_SCRIPT_HASH],
         // Vite's client injects <style> elements for hot CSS updates; only in development.
         styleSrc: options.devStyles ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:', 'https:'],

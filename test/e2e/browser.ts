@@ -1,4 +1,11 @@
-import { type Browser, type BrowserContextOptions, chromium, type Page, type Request } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Frame,
+  type Page,
+  type Request,
+} from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded one. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,8 +56,15 @@ export function scriptRequests(requests: readonly Request[]): string[] {
     .map((r) => `${r.resourceType()} ${r.url()}`);
 }
 
-/** Resolves once the island's element carries `data-hydrated` (the runtime sets it after hydrateRoot). */
-export async function waitForIsland(page: Page, name: string, timeout = 15_000): Promise<void> {
+/**
+ * Resolves once the island's element carries `data-hydrated` (the runtime sets it after hydrateRoot).
+ * An island that hydrates on interaction (the header) is given one first: focus moves into it, as a
+ * keyboard user's Tab would.
+ */
+export async function waitForIsland(page: Page | Frame, name: string, timeout = 15_000): Promise<void> {
+  const island = `vitrine-island[data-name="${name}"]`;
+  if ((await page.getAttribute(island, 'data-strategy')) === 'interaction')
+    await page.focus(`${island} :is(a[href], button, summary)`);
   await page.waitForSelector(`vitrine-island[data-name="${name}"][data-hydrated]`, { state: 'attached', timeout });
 }
 

@@ -124,6 +124,8 @@ for (const [label, path] of [
         // Bounded, so that an island that never hydrates fails the test by name. The parallax
         // island waits to be seen; islands above it may still change the layout, so scroll again.
         if (pending.includes('parallax')) ${SCROLL_TO_PARALLAX};
+        // The header hydrates on interaction: reach it as a keyboard user does.
+        if (pending.includes('header')) document.querySelector('vitrine-island[data-name="header"] a')?.focus();
         if (pending.length > 0 && performance.now() < 20000) return setTimeout(check, 50);
         const hydratedAt = performance.now();
         // Let a last task finish and reach the observer.
@@ -158,11 +160,11 @@ for (const [label, path] of [
   });
 }
 
-t.test('nothing an island needs is fetched before the largest paint, except the small runtime', async (t) => {
+t.test('no script at all, the runtime included, is fetched before the largest paint', async (t) => {
   const { page, close } = await openPage(browser, { viewport: NARROW });
   t.teardown(close);
   await page.goto(server.url('uk', PRODUCT));
-  await waitForIsland(page, 'header');
+  await waitForIsland(page, 'price');
   const { loaded, largestPaint, scripts, runtime } = await page.evaluate(async () => {
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     // Largest-paint entries are given only to observers (buffered), not by getEntriesByType.
@@ -175,7 +177,10 @@ t.test('nothing an island needs is fetched before the largest paint, except the 
     return {
       loaded: navigation.loadEventStart,
       largestPaint: paints.length > 0 ? Math.max(...paints.map((e) => e.startTime)) : 0,
-      runtime: (document.querySelector('script[type="module"]') as HTMLScriptElement).src,
+      runtime: new URL(
+        (document.querySelector('script[data-src]') as HTMLScriptElement).dataset.src ?? '',
+        location.href,
+      ).href,
       scripts: performance
         .getEntriesByType('resource')
         .filter((e) => new URL(e.name).pathname.endsWith('.js'))
@@ -184,11 +189,14 @@ t.test('nothing an island needs is fetched before the largest paint, except the 
   });
   t.ok(loaded > 0, 'the page fired its load event');
   t.ok(largestPaint > 0, 'the browser reported the largest paint');
-  const islandScripts = scripts.filter((s) => s.url !== runtime);
   t.same(
-    islandScripts.filter((s) => s.start < Math.max(loaded, largestPaint)).map((s) => s.url),
+    scripts.filter((s) => s.start < Math.max(loaded, largestPaint)).map((s) => s.url),
     [],
-    `every island script started after load (${Math.round(loaded)} ms) and the largest paint (${Math.round(largestPaint)} ms)`,
+    `every script started after load (${Math.round(loaded)} ms) and the largest paint (${Math.round(largestPaint)} ms)`,
   );
-  t.ok(islandScripts.length > 0, 'and the islands did load their code');
+  t.ok(
+    scripts.some((s) => s.url === runtime),
+    'the boot script did import the runtime',
+  );
+  t.ok(scripts.length > 1, 'and the islands did load their code');
 });

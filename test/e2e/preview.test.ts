@@ -1,6 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { waitForIsland } from './browser.ts';
 import { DRAFT_TOKEN, startEditorSuite } from './editor.ts';
 import { ROOT } from './server.ts';
 
@@ -92,10 +93,7 @@ t.test('handshake: the real editor gets init, answers it, and hears check-entry-
 t.test('a draft saved through the draft API reaches the page on client-data-send, without a reload', async (t) => {
   const hash = `${RUN}b`;
   const { page, site } = await openEditor(t, `${RUN}base`);
-  await site.waitForSelector('vitrine-island[data-name="header"][data-hydrated]', {
-    state: 'attached',
-    timeout: 15_000,
-  });
+  await waitForIsland(site, 'header');
   let navigations = 0;
   page.on('framenavigated', (frame) => {
     if (frame === site) navigations++;

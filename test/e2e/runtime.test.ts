@@ -107,7 +107,7 @@ t.test('no prefetch on Save-Data', async (t) => {
 t.test('a chunk that fails to load reloads the page once, and the guard stops a loop', async (t) => {
   const { page, close } = await openPage(browser);
   t.teardown(close);
-  await page.route('**/assets/header-*.js', (route) => route.abort());
+  await page.route('**/assets/price-*.js', (route) => route.abort());
   let documents = 0;
   page.on('request', (request) => {
     if (request.resourceType() === 'document') documents++;
