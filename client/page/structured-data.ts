@@ -1,3 +1,16 @@
+import type {
+  MerchantReturnEnumeration,
+  MerchantReturnPolicy,
+  OfferLeaf,
+  OfferShippingDetails,
+  Organization,
+  ProductLeaf,
+  QuantitativeValue,
+  ReturnFeesEnumeration,
+  ReturnMethodEnumeration,
+  WebSite,
+  WithContext,
+} from 'schema-dts';
 import type { ComponentEntry } from '../../common/content.ts';
 import { isRecord } from '../../common/is-record.ts';
 
@@ -53,16 +66,17 @@ export function validGtin(value: unknown): string | null {
 }
 
 /** `{ min, max }` whole days as a QuantitativeValue; null unless 0 ≤ min ≤ max. */
-function days(value: unknown): object | null {
+function days(value: unknown): QuantitativeValue | null {
   if (!isRecord(value)) return null;
   const { min, max } = value;
-  if (!Number.isInteger(min) || !Number.isInteger(max) || (min as number) < 0 || (min as number) > (max as number))
+  if (typeof min !== 'number' || typeof max !== 'number' || !Number.isInteger(min) || !Number.isInteger(max))
     return null;
+  if (min < 0 || min > max) return null;
   return { '@type': 'QuantitativeValue', minValue: min, maxValue: max, unitCode: 'DAY' };
 }
 
 /** The feature list's `shipping` (rate, country, handling and transit days) as OfferShippingDetails. */
-function shippingDetails(value: unknown): object | null {
+function shippingDetails(value: unknown): OfferShippingDetails | null {
   if (!isRecord(value)) return null;
   const rate = isRecord(value.rate) ? value.rate : {};
   const amount = amountOf(rate.amount);
@@ -79,25 +93,33 @@ function shippingDetails(value: unknown): object | null {
   };
 }
 
-const RETURN_METHODS = new Set(['ReturnByMail', 'ReturnInStore', 'ReturnAtKiosk']);
-const RETURN_FEES = new Set(['FreeReturn', 'ReturnFeesCustomerResponsibility', 'ReturnShippingFees']);
+const RETURN_METHODS = ['ReturnByMail', 'ReturnInStore', 'ReturnAtKiosk'] as const;
+const RETURN_FEES = ['FreeReturn', 'ReturnFeesCustomerResponsibility', 'ReturnShippingFees'] as const;
+const FINITE_WINDOW: MerchantReturnEnumeration = 'https://schema.org/MerchantReturnFiniteReturnWindow';
+
+/** The schema.org URL of an enumeration member that `members` lists, or null. */
+function member<M extends string>(members: readonly M[], value: unknown): `https://schema.org/${M}` | null {
+  const found = members.find((m) => m === value);
+  return found ? `https://schema.org/${found}` : null;
+}
 
 /** The feature list's `returnPolicy` (country, days, method, fees) as a MerchantReturnPolicy. */
-function returnPolicy(value: unknown): object | null {
+function returnPolicy(value: unknown): MerchantReturnPolicy | null {
   if (!isRecord(value)) return null;
   const country = countryOf(value.country);
   const returnDays = value.days;
-  if (!country || !Number.isInteger(returnDays) || (returnDays as number) < 1) return null;
-  const method = typeof value.method === 'string' && RETURN_METHODS.has(value.method) ? value.method : null;
-  const fees = typeof value.fees === 'string' && RETURN_FEES.has(value.fees) ? value.fees : null;
-  return {
+  if (!country || typeof returnDays !== 'number' || !Number.isInteger(returnDays) || returnDays < 1) return null;
+  const policy: MerchantReturnPolicy = {
     '@type': 'MerchantReturnPolicy',
     applicableCountry: country,
-    returnPolicyCategory: 'https://schema.org/MerchantReturnFiniteReturnWindow',
+    returnPolicyCategory: FINITE_WINDOW,
     merchantReturnDays: returnDays,
-    ...(method ? { returnMethod: `https://schema.org/${method}` } : {}),
-    ...(fees ? { returnFees: `https://schema.org/${fees}` } : {}),
   };
+  const method: ReturnMethodEnumeration | null = member(RETURN_METHODS, value.method);
+  if (method) policy.returnMethod = method;
+  const fees: ReturnFeesEnumeration | null = member(RETURN_FEES, value.fees);
+  if (fees) policy.returnFees = fees;
+  return policy;
 }
 
 /**
@@ -105,7 +127,11 @@ function returnPolicy(value: unknown): object | null {
  * offer with its shipping details and return policy, and the page's hero image. A field that is
  * missing or malformed leaves its property out; it never makes the data invalid.
  */
-export function productJsonLd(components: ComponentEntry[], pageUrl: string, image: string | null): object | null {
+export function productJsonLd(
+  components: ComponentEntry[],
+  pageUrl: string,
+  image: string | null,
+): WithContext<ProductLeaf> | null {
   const list = components.find((c) => c._content_type_uid === 'product_feature_list');
   const product = list && isRecord(list.product) ? list.product : null;
   const name = text(product?.name);
@@ -115,36 +141,39 @@ export function productJsonLd(components: ComponentEntry[], pageUrl: string, ima
   const currency = typeof price?.currency === 'string' ? price.currency : null;
   const shipping = shippingDetails(list.shipping);
   const returns = returnPolicy(list.returnPolicy);
-  const offer =
-    amount !== null && currency
-      ? {
-          '@type': 'Offer',
-          price: amount.toFixed(2),
-          priceCurrency: currency,
-          url: pageUrl,
-          availability: 'https://schema.org/InStock',
-          ...(shipping ? { shippingDetails: shipping } : {}),
-          ...(returns ? { hasMerchantReturnPolicy: returns } : {}),
-        }
-      : null;
+  const ld: WithContext<ProductLeaf> = { '@context': 'https://schema.org', '@type': 'Product', name };
+  // Optional properties one by one (not spread in), so the compiler refuses a misspelt one too.
+  const sku = text(product?.id);
+  if (sku) ld.sku = sku;
   const brand = text(product?.brand);
+  if (brand) ld.brand = { '@type': 'Brand', name: brand };
   const gtin = validGtin(product?.gtin);
+  if (gtin) ld.gtin = gtin;
   const mpn = text(product?.mpn).slice(0, 70);
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'Product',
-    name,
-    ...(text(product?.id) ? { sku: text(product?.id) } : {}),
-    ...(brand ? { brand: { '@type': 'Brand', name: brand } } : {}),
-    ...(gtin ? { gtin } : {}),
-    ...(mpn ? { mpn } : {}),
-    ...(image ? { image: [image] } : {}),
-    ...(offer ? { offers: offer } : {}),
-  };
+  if (mpn) ld.mpn = mpn;
+  if (image) ld.image = [image];
+  if (amount !== null && currency) {
+    const offer: OfferLeaf = {
+      '@type': 'Offer',
+      price: amount.toFixed(2),
+      priceCurrency: currency,
+      url: pageUrl,
+      availability: 'https://schema.org/InStock',
+    };
+    if (shipping) offer.shippingDetails = shipping;
+    if (returns) offer.hasMerchantReturnPolicy = returns;
+    ld.offers = offer;
+  }
+  return ld;
 }
 
 /** The brand and the storefront as a whole, on its home page. */
-export function homeJsonLd(siteName: string, siteUrl: string, locale: string, logo: string): object[] {
+export function homeJsonLd(
+  siteName: string,
+  siteUrl: string,
+  locale: string,
+  logo: string,
+): [WithContext<Organization>, WithContext<WebSite>] {
   const home = `${siteUrl}/`;
   return [
     { '@context': 'https://schema.org', '@type': 'Organization', name: siteName, url: home, logo },

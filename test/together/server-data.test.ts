@@ -1,0 +1,3 @@
+import { together } from '../together.ts';
+
+await together(import.meta.url);
