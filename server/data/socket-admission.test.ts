@@ -30,9 +30,16 @@ t.test('a token bucket gives its burst at once, then its rate', async (t) => {
  */
 async function drive(perTurn: number, maxWaiting: number, arrivals: string[]) {
   let next: (() => void) | undefined;
-  const admit = operationAdmission(perTurn, maxWaiting, (turn) => {
-    next = turn;
-  });
+  // A clock that stands still: the arrivals of one turn must never straddle a second of the
+  // admission's per-second counts, whatever the machine's load.
+  const admit = operationAdmission(
+    perTurn,
+    maxWaiting,
+    (turn) => {
+      next = turn;
+    },
+    () => 0,
+  );
   const now: string[] = [];
   const refused: string[] = [];
   let current = now;
