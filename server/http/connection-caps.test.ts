@@ -290,8 +290,8 @@ const STALLED_HEAD_MS = connectionCaps().headMs;
 
 /**
  * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected
- * gives way to any newcomer (decision 0186); a slow upload only to a newcomer whose address holds two
- * fewer than its own (decision 0189); a connection younger than `headMs` never.
+ * gives way to any newcomer (decision 0186); a younger one, or a slow upload, only to a newcomer whose
+ * address holds two fewer than its own (decision 0189).
  */
 const atTheCap: {
   name: string;
@@ -336,12 +336,23 @@ const atTheCap: {
     ],
   },
   {
-    name: 'connections younger than the stalled-head age never give way',
+    name: 'connections younger than the stalled-head age do not give way to an address holding as many',
     held: Array.from({ length: 8 }, () => ['silent']),
     aged: false,
     newcomer: { from: '127.0.9.100', connections: 1 },
     served: 0,
     cut: [],
+  },
+  {
+    name: 'with no stalled head, a young connection of an address holding two more than the newcomer gives way',
+    held: [
+      ['silent', 'silent', 'silent', 'silent', 'silent', 'silent'],
+      ['silent', 'silent'],
+    ],
+    aged: false,
+    newcomer: { from: '127.0.9.2', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
   },
   {
     name: 'a slow upload is not taken by a newcomer from an address holding as many',

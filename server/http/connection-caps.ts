@@ -17,7 +17,7 @@ export interface ConnectionCaps {
   /**
    * A connection whose request head is not whole this long after it connected (or after its last
    * answer) gives its place to any newcomer at the total cap: a browser sends its head in one packet
-   * (docs/decisions/0186-stalled-heads-give-way.md). Younger connections never give way as incomplete.
+   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one never gives way as a stalled head.
    */
   headMs: number;
 }
@@ -168,11 +168,10 @@ export function capConnections(
   /**
    * Closes the oldest incomplete connection of the address holding the most, when it holds more than
    * `holding` (the newcomer's address); false when there is none. Incomplete: no request being
-   * answered, or the latest one's body still coming and no answer begun; and begun `headMs` ago or
-   * more, so a browser's burst of connections never loses one it has not had time to use.
+   * answered, or the latest one's body still coming and no answer begun. Never of the newcomer's own
+   * address, which holds fewer: a browser's burst never loses a connection to its own later ones.
    */
   const closeOldestIncomplete = (holding: number): boolean => {
-    const now = Date.now();
     let most: string | undefined;
     let count = holding;
     for (const [address, n] of perAddress)
@@ -183,7 +182,7 @@ export function capConnections(
     for (const socket of (most && byAddress.get(most)) || []) {
       const state = held.get(socket);
       const last = state?.last;
-      if (!state || state.upgraded || now - state.headSince < caps.headMs) continue;
+      if (!state || state.upgraded) continue;
       if (state.requests > 0 && (last?.request.complete || last?.response.headersSent)) continue;
       state.release();
       socket.destroy();
