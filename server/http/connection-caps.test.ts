@@ -231,28 +231,210 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
   t.equal(parsed, IN_FLIGHT_MAX + 1, `${parsed} of 2,000 requests parsed: the bound and the one past it`);
 });
 
-t.test(
-  'at the cap with none idle, a newcomer takes the place of the oldest incomplete connection of the address holding the most',
-  async (t) => {
-    const metrics = new Metrics();
-    const app = await demoServer({ connections: { total: 12, perAddress: 10, reserved: 0 }, metrics });
-    const port = await listening(t, app);
-    const most: Socket[] = [];
-    for (let i = 0; i < 8; i++) most.push(await hold(t, port, '127.0.0.3'));
-    const fewer = await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.4')));
-    t.equal(await status(port, '127.0.0.3'), 0, 'from the address holding the most: closed unanswered');
-    t.equal(await status(port, '127.0.0.6'), 200, 'from a new address: served');
-    await closed(most[0] as Socket);
-    t.pass('the oldest of the address holding the most made room');
-    // Full again (the served one closed): a newcomer from an address holding fewer takes the next oldest.
-    fewer.push(await hold(t, port, '127.0.0.6'));
-    t.equal(await status(port, '127.0.0.4'), 200, 'from an address holding fewer: served');
-    await closed(most[1] as Socket);
-    const ended = (sockets: Socket[]) => sockets.filter((s) => s.readableEnded || s.destroyed).length;
-    t.same({ most: ended(most.slice(2)), fewer: ended(fewer) }, { most: 0, fewer: 0 }, 'the others are still open');
-    t.match((await metrics.text()).body, /vitrine_connections_cut_total\{reason="incomplete"\} 2\b/, 'counted');
+/** What an attacker's connection sends and then holds: nothing, half a head, or a whole head and part of its body. */
+type Held = 'silent' | 'slow head' | 'upload';
+const HELD: Record<Held, string> = {
+  silent: '',
+  'slow head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
+  upload:
+    'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":',
+};
+
+/** A connection from `from` holding `kind`; resolves once it is open. */
+function holding(t: Test, port: number, from: string, kind: Held): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) =>
+    socket.once('connect', () => {
+      if (HELD[kind]) socket.write(HELD[kind]);
+      resolve(socket);
+    }),
+  );
+}
+
+/**
+ * The statuses of `n` requests from `from`, each on its own connection, as a browser opens them: all
+ * connected first, then each sends its head once the server has taken all of them in (`accepted`), so
+ * the earlier ones hold places while the later connect.
+ */
+async function burst(port: number, from: string, n: number, accepted: () => Promise<unknown>): Promise<number[]> {
+  const sockets = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Socket>((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+          socket.on('error', () => {});
+          socket.once('connect', () => resolve(socket));
+        }),
+    ),
+  );
+  await accepted();
+  return Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          let data = '';
+          socket.on('data', (chunk) => {
+            data += chunk;
+          });
+          socket.on('close', () => resolve(Number(data.split(' ')[1] ?? 0) || 0));
+          socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+        }),
+    ),
+  );
+}
+
+const STALLED_HEAD_MS = connectionCaps().headMs;
+
+/**
+ * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected
+ * gives way to any newcomer (decision 0186); a younger one, or a slow upload, only to a newcomer whose
+ * address holds two fewer than its own (decision 0189).
+ */
+const atTheCap: {
+  name: string;
+  /** Per address (127.0.9.1, .2, …): what its connections hold, oldest first. */
+  held: Held[][];
+  /** False: the newcomer comes while every held connection is younger than `headMs`. */
+  aged?: boolean;
+  newcomer: { from: string; connections: number };
+  served: number;
+  /** Which held connections are closed to make room: [address index, connection index]. */
+  cut: [number, number][];
+}[] = [
+  {
+    name: 'one silent connection per address: a newcomer from a new address takes the oldest',
+    held: Array.from({ length: 8 }, () => ['silent']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
   },
-);
+  {
+    name: 'one slow-header connection per address: a newcomer from a new address takes the oldest',
+    held: Array.from({ length: 8 }, () => ['slow head']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a browser burst of 6 from one address takes six stalled heads and never one of its own',
+    held: Array.from({ length: 8 }, (_, a) => [a % 2 ? 'silent' : 'slow head']),
+    newcomer: { from: '127.0.9.100', connections: 6 },
+    served: 6,
+    cut: [0, 1, 2, 3, 4, 5].map((a) => [a, 0]),
+  },
+  {
+    name: 'stalled heads of the address holding the most give way first',
+    held: [['silent'], ['silent', 'slow head', 'silent'], ['silent'], ['silent'], ['silent'], ['silent']],
+    newcomer: { from: '127.0.9.100', connections: 2 },
+    served: 2,
+    cut: [
+      [1, 0],
+      [1, 1],
+    ],
+  },
+  {
+    name: 'connections younger than the stalled-head age do not give way to an address holding as many',
+    held: Array.from({ length: 8 }, () => ['silent']),
+    aged: false,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
+    name: 'with no stalled head, a young connection of an address holding two more than the newcomer gives way',
+    held: [
+      ['silent', 'silent', 'silent', 'silent', 'silent', 'silent'],
+      ['silent', 'silent'],
+    ],
+    aged: false,
+    newcomer: { from: '127.0.9.2', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a slow upload is not taken by a newcomer from an address holding as many',
+    held: Array.from({ length: 8 }, () => ['upload']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
+    name: 'stalled heads give way before slow uploads',
+    held: [['upload', 'upload', 'upload'], ['upload'], ['silent'], ['upload'], ['slow head'], ['upload']],
+    newcomer: { from: '127.0.9.100', connections: 2 },
+    served: 2,
+    cut: [
+      [2, 0],
+      [4, 0],
+    ],
+  },
+  {
+    name: 'with no stalled head, a slow upload of an address holding two more than the newcomer gives way',
+    held: [
+      ['upload', 'upload', 'upload', 'upload', 'upload', 'upload'],
+      ['upload', 'upload'],
+    ],
+    newcomer: { from: '127.0.9.2', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'with no stalled head, a newcomer from the address holding the most is closed unanswered',
+    held: [
+      ['upload', 'upload', 'upload', 'upload', 'upload', 'upload'],
+      ['upload', 'upload'],
+    ],
+    newcomer: { from: '127.0.9.1', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+];
+
+for (const row of atTheCap)
+  t.test(`at the cap with none idle: ${row.name}`, async (t) => {
+    const metrics = new Metrics();
+    const total = row.held.flat().length;
+    const app = await demoServer({
+      connections: { total, perAddress: total, reserved: 0, ...(row.aged === false ? { headMs: 60_000 } : {}) },
+      metrics,
+    });
+    const port = await listening(t, app);
+    // One after another, so the order they were admitted in is the order here.
+    const held: Socket[][] = [];
+    for (const [a, kinds] of row.held.entries()) {
+      const mine: Socket[] = [];
+      for (const kind of kinds) mine.push(await holding(t, port, `127.0.9.${a + 1}`, kind));
+      held.push(mine);
+    }
+    await until(
+      async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1] === String(total),
+      {
+        what: 'every held connection counted',
+      },
+    );
+    if (row.aged !== false) {
+      const since = Date.now();
+      await until(() => Date.now() - since > STALLED_HEAD_MS, { what: 'the held connections to age' });
+    }
+    let accepted = 0;
+    app.server.on('connection', (socket: Socket) => {
+      if (socket.remoteAddress === row.newcomer.from) accepted++;
+    });
+    const { connections } = row.newcomer;
+    const statuses = await burst(port, row.newcomer.from, connections, () =>
+      until(() => accepted >= connections, { what: "the server to take the newcomer's connections in" }),
+    );
+    t.equal(statuses.filter((s) => s === 200).length, row.served, `served: ${statuses.join(' ')}`);
+    const wanted = new Set(row.cut.map(([a, i]) => held[a]?.[i]));
+    await Promise.all([...wanted].map((socket) => closed(socket as Socket)));
+    const others = held.flat().filter((socket) => !wanted.has(socket) && (socket.readableEnded || socket.destroyed));
+    t.equal(others.length, 0, 'the others are still open');
+    const cut = /vitrine_connections_cut_total\{reason="incomplete"\} (\d+)/.exec((await metrics.text()).body)?.[1];
+    t.equal(Number(cut ?? 0), row.cut.length, `${row.cut.length} counted as cut`);
+  });
 
 t.test('a client that trickles its headers is cut at headersTimeout, not at the next 30 s check', async (t) => {
   const app = await demoServer({ timeouts: { requestMs: 500 } });
@@ -305,7 +487,7 @@ t.test(
 t.test(
   'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',
   async (t) => {
-    const deadline = { firstByteMs: 10_000 };
+    const deadline = { firstByteMs: 10_000, headMs: 1_000 };
     t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256, reserved: 16, ...deadline });
     t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64, reserved: 16, ...deadline });
     t.same(
@@ -323,6 +505,7 @@ t.test(
       perAddress: 30,
       reserved: 6,
       firstByteMs: 500,
+      headMs: 1_000,
     });
   },
 );

@@ -14,6 +14,12 @@ export interface ConnectionCaps {
   reserved: number;
   /** A connection that has sent no byte this long is closed: Node's own timeouts start at the first byte. */
   firstByteMs: number;
+  /**
+   * A connection whose request head is not whole this long after it connected (or after its last
+   * answer) gives its place to any newcomer at the total cap: a browser sends its head in one packet
+   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one never gives way as a stalled head.
+   */
+  headMs: number;
 }
 
 /** The peers the reserved places are for: this machine itself, as its health probes connect. */
@@ -54,6 +60,8 @@ interface Held {
   last?: { request: IncomingMessage; response: ServerResponse };
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
+  /** When it began waiting for a request head: when it connected, then when its last answer finished. */
+  headSince: number;
   /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
   release(): void;
 }
@@ -73,7 +81,9 @@ interface Held {
  * holds the server. When none is idle, a newcomer whose address holds fewer connections than the
  * address holding the most takes the place of that address's oldest connection that has not finished
  * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
- * is whole in milliseconds, a connection held silent or slow holds for seconds.
+ * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
+ * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
+ * whatever the address counts (decision 0186): one such connection per address no longer holds it.
  */
 export function capConnections(
   server: Server,
@@ -125,10 +135,41 @@ export function capConnections(
     return false;
   };
 
+  /** Whether it has waited for its request head `headMs` or more: never one just accepted. */
+  const stalledHead = (state: Held | undefined, now: number): state is Held =>
+    state !== undefined && !state.upgraded && state.requests === 0 && now - state.headSince >= caps.headMs;
+
+  /**
+   * Closes the oldest connection with a stalled head of the address holding the most of any that have
+   * one; false when there is none. A walk over every counted connection, only when the server is full
+   * and nothing is idle or ended.
+   */
+  const closeStalledHead = (): boolean => {
+    const now = Date.now();
+    let chosen: Socket | undefined;
+    let count = 0;
+    for (const [address, mine] of byAddress) {
+      const n = perAddress.get(address) ?? 0;
+      if (n <= count) continue;
+      for (const socket of mine)
+        if (stalledHead(held.get(socket), now)) {
+          chosen = socket;
+          count = n;
+          break;
+        }
+    }
+    if (!chosen) return false;
+    held.get(chosen)?.release();
+    chosen.destroy();
+    options.onCut?.('incomplete');
+    return true;
+  };
+
   /**
    * Closes the oldest incomplete connection of the address holding the most, when it holds more than
    * `holding` (the newcomer's address); false when there is none. Incomplete: no request being
-   * answered, or the latest one's body still coming and no answer begun.
+   * answered, or the latest one's body still coming and no answer begun. Never of the newcomer's own
+   * address, which holds fewer: a browser's burst never loses a connection to its own later ones.
    */
   const closeOldestIncomplete = (holding: number): boolean => {
     let most: string | undefined;
@@ -177,6 +218,7 @@ export function capConnections(
       if (state.read === read) state.answeredInRead++;
       if (state.requests > 0 || socket.destroyed) return;
       state.readAtIdle = socket.bytesRead;
+      state.headSince = Date.now();
       idle.add(socket);
     });
     return true;
@@ -219,7 +261,11 @@ export function capConnections(
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
-        : open >= total && !closeEnded() && !closeLongestIdle() && !closeOldestIncomplete(fromAddress + 1)
+        : open >= total &&
+            !closeEnded() &&
+            !closeLongestIdle() &&
+            !closeStalledHead() &&
+            !closeOldestIncomplete(fromAddress + 1)
           ? 'total'
           : undefined;
     if (refusal) {
@@ -242,6 +288,7 @@ export function capConnections(
       read: 0,
       answeredInRead: 0,
       readAtIdle: 0,
+      headSince: Date.now(),
       release: () => {
         if (released) return;
         released = true;
@@ -295,7 +342,8 @@ function stopParsingOnceClosed(socket: Socket): void {
  * The caps in force: the configured ones, else the defaults. The total defaults to half the
  * descriptors the process may open (the rest for files, upstreams and Redis), at most 10,000; the
  * per-address cap to an eighth of the total, at most 256, so it takes eight addresses to fill it;
- * the probes' reserve to a sixteenth, at most 16; the first byte to 10 s, as headers get.
+ * the probes' reserve to a sixteenth, at most 16; the first byte to 10 s, as headers get; a stalled
+ * head to 1 s, many round trips of a slow link.
  */
 export function connectionCaps(
   configured: Partial<ConnectionCaps> = {},
@@ -307,6 +355,7 @@ export function connectionCaps(
     perAddress: configured.perAddress ?? Math.max(1, Math.min(256, Math.floor(total / 8))),
     reserved: configured.reserved ?? Math.min(16, Math.floor(total / 16)),
     firstByteMs: configured.firstByteMs ?? 10_000,
+    headMs: configured.headMs ?? 1_000,
   };
 }
 

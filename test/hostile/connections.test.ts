@@ -269,6 +269,67 @@ await hostileCase(
   },
 );
 
+await hostileCase(
+  t,
+  server,
+  '87. one silent or slow-header connection per address, from as many addresses as places, fills the cap; a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    let attacking = true;
+    const attackers = new Set<Socket>();
+    // One connection from `from` that sends nothing (silent) or half a head, and comes back when closed.
+    const attack = (from: string, silent: boolean) => {
+      if (!attacking) return;
+      void open(t, port, from).then((socket) => {
+        attackers.add(socket);
+        if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+        socket.once('close', () => {
+          attackers.delete(socket);
+          attack(from, silent);
+        });
+        socket.resume();
+      });
+    };
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
+    for (let a = 0; a < 384; a++) attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Past the age a browser's head never takes to arrive.
+    const full = Date.now();
+    await until(() => Date.now() - full > 1_000, { what: 'the held heads to stall' });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.30.250' })).status);
+    // A browser opens six connections at once and sends a head on each.
+    const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, '127.0.30.251')));
+    const answers = await Promise.all(
+      burst.map((socket) => {
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += chunk;
+        });
+        socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
+        return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
+      }),
+    );
+    attacking = false;
+    for (const socket of attackers) socket.destroy();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(
+      answers.filter((status) => status === 200).length,
+      6,
+      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
+    );
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `stalled heads made room (${madeRoom} closed)`);
+  },
+);
+
 await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
   const sockets: WebSocket[] = [];
   t.teardown(() => {
