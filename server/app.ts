@@ -184,7 +184,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
   });
   // Before every other hook: a pipelined request waits for the answer before it (decision 0144).
-  answerInTurn(app);
+  answerInTurn(app, { onWait: () => options.metrics?.requestWaitedTurn() });
 
   const redis = options.redisUrl ? new SharedRedis(options.redisUrl, app.log) : undefined;
   const store: EmbeddedStore | undefined = options.content

@@ -17,7 +17,13 @@ interface Turns {
  * done, so only the head answer holds buffers, and it streams with backpressure. Registered before
  * every other hook; a request that is not pipelined (every browser's) never waits.
  */
-export function answerInTurn(app: FastifyInstance): { waiting(): number } {
+export function answerInTurn(
+  app: FastifyInstance,
+  options: {
+    /** A request waits for the answer before it: the client pipelines. */
+    onWait?: () => void;
+  } = {},
+): { waiting(): number } {
   const turns = new WeakMap<Socket, Turns>();
   let waiting = 0;
 
@@ -49,6 +55,7 @@ export function answerInTurn(app: FastifyInstance): { waiting(): number } {
     }
     const turnsOfSocket = line;
     waiting++;
+    options.onWait?.();
     turnsOfSocket.waiting.push(() => {
       waiting--;
       // Its connection is gone: nothing is done for it, no file opened, no hook run.
