@@ -183,10 +183,10 @@ await hostileCase(
     const waited = await server.metric('vitrine_requests_waited_turn_total');
     const fds = await server.metric('process_open_fds');
     const peak = server.peakRssBytes();
-    // 100 connections × 4 pipelined GETs (the bound), written at once and never read: G3 scaled down.
+    // 50 connections × 4 pipelined GETs (the bound), written at once and never read: G3 scaled down.
     const pipeline = `GET /assets/${largest} HTTP/1.1\r\nHost: ${HOST}\r\nAccept-Encoding: identity\r\n\r\n`.repeat(4);
     const held = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => open(t, port, `127.0.10.${1 + Math.floor(i / PER_ADDRESS)}`)),
+      Array.from({ length: 50 }, (_, i) => open(t, port, `127.0.10.${1 + Math.floor(i / PER_ADDRESS)}`)),
     );
     for (const socket of held) {
       socket.pause();
@@ -202,7 +202,8 @@ await hostileCase(
       'no connection cut: four is within the bound',
     );
     const grown = (server.peakRssBytes() - peak) / 2 ** 20;
-    t.ok(grown < 150, `peak RSS grew ${Math.round(grown)} MB`);
+    // The answers' bytes in passage to the kernel (42 MB sent); on main the four of each were read at once.
+    t.ok(grown < 100, `peak RSS grew ${Math.round(grown)} MB`);
     for (const socket of held) socket.destroy();
     await until(async () => (await server.metric('process_open_fds')) <= fds + 1, {
       what: 'descriptors back to where they were',
