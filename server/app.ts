@@ -16,6 +16,7 @@ import { createEmbeddedStore, type EmbeddedStore } from './content/store.ts';
 import { type DataOptions, dataPlugin } from './data/plugin.ts';
 import { openSubscriptions } from './data/socket.ts';
 import type { UpgradeRefusalReason } from './data/upgrade-policy.ts';
+import { answerInTurn } from './http/answers-in-turn.ts';
 import { clientAddresses } from './http/client-address.ts';
 import { type ConnectionCaps, capConnections, connectionCaps, socketCap } from './http/connection-caps.ts';
 import { RATE_LIMITS, type RateLimits } from './http/rate-limits.ts';
@@ -182,6 +183,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     onCut: (reason) => options.metrics?.connectionCut(reason),
     onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
   });
+  // Before every other hook: a pipelined request waits for the answer before it (decision 0144).
+  answerInTurn(app, { onWait: () => options.metrics?.requestWaitedTurn() });
 
   const redis = options.redisUrl ? new SharedRedis(options.redisUrl, app.log) : undefined;
   const store: EmbeddedStore | undefined = options.content

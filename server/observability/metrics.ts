@@ -87,6 +87,11 @@ export class Metrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  readonly #waitedTurn = new Counter({
+    name: 'vitrine_requests_waited_turn_total',
+    help: 'Pipelined requests that waited for the answer before them on their connection before any work was done for them.',
+    registers: [this.registry],
+  });
   readonly #upgradesRefused = new Counter({
     name: 'vitrine_websocket_upgrades_refused_total',
     help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap).',
@@ -139,6 +144,10 @@ export class Metrics {
 
   connectionCut(reason: ConnectionCut): void {
     this.#connectionsCut.inc({ reason });
+  }
+
+  requestWaitedTurn(): void {
+    this.#waitedTurn.inc();
   }
 
   upgradeRefused(reason: UpgradeRefusalReason): void {
