@@ -318,4 +318,51 @@ await hostileCase(
   },
 );
 
+/** Fresh addresses in the outside attack (15 against `SOCKETS_MAX=128`), scaled to this cap. */
+const SCALED_FRESH = Math.round((15 * SOCKETS_MAX) / 128);
+
+await hostileCase(
+  t,
+  server,
+  '88. with the cap held by undisplaced addresses, a visitor arriving last keeps its live price while fresh addresses keep coming, and is never refused',
+  async (t) => {
+    // Every place but one held by addresses that never give way of their own accord.
+    const held = await Promise.all(
+      Array.from({ length: SOCKETS_MAX - 1 }, (_, i) => liveSocket(t, `127.0.19.${i + 1}`)),
+    );
+    t.ok(
+      held.every(({ outcome }) => outcome === 'held'),
+      'the attack holds every place but one',
+    );
+    const visitor = keptPrice(t, '127.0.20.1');
+    await until(() => visitor.kept.updates > 0, { what: "the visitor's first price", timeout: 30_000 });
+    const started = performance.now();
+    const heldBefore = visitor.kept.liveMs;
+    const refused = () => visitor.kept.ends.some((end) => end.startsWith('refused'));
+    // A fresh address every 60 price changes (3 s, as the outside attack's), or, with the visitor
+    // kept out, every three of its attempts; after the last, 60 more.
+    for (let i = 0; i <= SCALED_FRESH; i++) {
+      const updates = visitor.kept.updates;
+      const ends = visitor.kept.ends.length;
+      await until(() => visitor.kept.updates >= updates + 60 || visitor.kept.ends.length >= ends + 3, {
+        what: 'the visitor to see 60 more price changes or to be turned away three times',
+        timeout: 60_000,
+      });
+      if (i === SCALED_FRESH) break;
+      t.equal((await liveSocket(t, `127.0.21.${i + 1}`)).outcome, 'held', `fresh address ${i + 1} takes a place`);
+    }
+    const share = visitor.liveSince(started, heldBefore);
+    t.comment(
+      `visitor live ${(100 * share).toFixed(1)}% of ${Math.round(performance.now() - started)} ms (ended: ${visitor.kept.ends.join(', ') || 'never'})`,
+    );
+    t.notOk(refused(), 'the visitor was never refused');
+    t.ok(share >= 0.85, `the visitor held its live price ${(100 * share).toFixed(1)}% of the attack (at least 85%)`);
+  },
+);
+
+t.teardown(() => require_dump());
+function require_dump() {
+  for (const l of server.logs)
+    if (l.includes('REFUSED')) console.log('# ' + l.slice(0, 160) + ' ' + (l.match(/\[[^[\]]*,2\]/g) ?? []).join(' '));
+}
 t.teardown(() => t.comment(`worst /healthcheck over the socket-cap cases: ${Math.round(worstHealthMs())} ms`));
