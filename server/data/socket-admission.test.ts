@@ -30,9 +30,16 @@ t.test('a token bucket gives its burst at once, then its rate', async (t) => {
  */
 async function drive(perTurn: number, maxWaiting: number, arrivals: string[]) {
   let next: (() => void) | undefined;
-  const admit = operationAdmission(perTurn, maxWaiting, (turn) => {
-    next = turn;
-  });
+  // A clock that stands still: the arrivals of one turn must never straddle a second of the
+  // admission's per-second counts, whatever the machine's load.
+  const admit = operationAdmission(
+    perTurn,
+    maxWaiting,
+    (turn) => {
+      next = turn;
+    },
+    () => 0,
+  );
   const now: string[] = [];
   const refused: string[] = [];
   let current = now;
@@ -147,8 +154,7 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
 /**
  * Sockets named address + number, taken in order at 0 ms; `standing` gives those not live. Then
  * `arrivals` come one by one at the cap, at 5 s unless `at` says otherwise: the socket each one
- * displaced, or 'refused'. Chance picks among equals: `picks` are its draws in turn (0 when they
- * run out: the oldest of the equals).
+ * displaced, or 'refused'.
  */
 const placeCases: {
   rule: string;
@@ -157,16 +163,14 @@ const placeCases: {
   standing?: Record<string, SocketStanding>;
   arrivals: string[];
   at?: Record<string, number>;
-  picks?: number[];
   outcome: string[];
 }[] = [
   {
-    rule: 'with every address holding one, a newcomer gets in: one of them gives way, as chance picks',
+    rule: 'with every address holding one, a newcomer gets in: the newest socket gives way',
     total: 3,
     held: ['a1', 'b1', 'c1'],
-    arrivals: ['v1', 'w1'],
-    picks: [0.5, 0.99],
-    outcome: ['b1', 'v1'],
+    arrivals: ['v1'],
+    outcome: ['c1'],
   },
   {
     rule: 'a socket still connecting gives way first, the oldest of them',
@@ -185,11 +189,10 @@ const placeCases: {
     outcome: ['c1'],
   },
   {
-    rule: 'then a socket of an address holding the most, whatever chance draws',
+    rule: 'then a socket of an address holding the most, not the newest of all',
     total: 4,
     held: ['a1', 'b1', 'b2', 'c1'],
     arrivals: ['v1'],
-    picks: [0.99],
     outcome: ['b2'],
   },
   {
@@ -213,23 +216,23 @@ const placeCases: {
     total: 3,
     held: ['a1', 'a2', 'b1'],
     arrivals: ['b2', 'c1'],
-    outcome: ['refused', 'a1'],
+    outcome: ['refused', 'a2'],
   },
   {
-    rule: 'a visitor that arrived last is not the one to go: chance picks among the equals, whatever their age',
+    rule: 'a visitor holding its price stays while fresh addresses take each other’s places, the newest first',
     total: 3,
-    held: ['a1', 'b1', 'v1'],
-    arrivals: ['c1', 'd1', 'e1'],
-    picks: [0, 0.5, 0.5],
-    outcome: ['a1', 'v1', 'c1'],
+    held: ['v1', 'a1', 'b1'],
+    arrivals: ['c1', 'd1', 'e1', 'f1'],
+    outcome: ['b1', 'c1', 'd1', 'e1'],
   },
   {
-    rule: 'an address displaced once is not barred and ranks with the undisplaced: it comes straight back and takes a place',
+    rule: 'an address displaced once is not barred, but displaces no socket, live or in its first second, of an address displaced less often',
     total: 3,
-    held: ['a1', 'b1', 'v1'],
-    arrivals: ['c1', 'v2'],
-    picks: [0.99, 0.5],
-    outcome: ['v1', 'b1'],
+    held: ['v1', 'a1', 'b1'],
+    standing: { d1: 'connecting' },
+    arrivals: ['c1', 'b2', 'd1', 'b3', 'e1'],
+    at: { b3: 5_500, e1: 5_500 },
+    outcome: ['b1', 'refused', 'c1', 'refused', 'd1'],
   },
   {
     rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
@@ -255,8 +258,7 @@ const placeCases: {
 for (const c of placeCases) {
   t.test(c.rule, async (t) => {
     let clock = 0;
-    const picks = [...(c.picks ?? [])];
-    const places = socketPlaces<string>(c.total, 10, { now: () => clock, random: () => picks.shift() ?? 0 });
+    const places = socketPlaces<string>(c.total, 10, { now: () => clock });
     // Live unless named otherwise: a page subscribes as soon as its socket is acknowledged.
     const standing = (name: string) => () => c.standing?.[name] ?? 'live';
     let gaveWay: string[] = [];
@@ -309,73 +311,29 @@ t.test(
   },
 );
 
-t.test(
-  'of the live sockets, those of an address displaced twice within the minute go first, and such an address displaces only its likes',
-  async (t) => {
-    let clock = 0;
-    const places = socketPlaces<string>(3, 10, { now: () => clock, random: () => 0 });
-    const gaveWay: string[] = [];
-    const release = new Map<string, () => void>();
-    const take = (name: string) => {
-      const done = places.take(
-        name.slice(0, 1),
-        name,
-        () => gaveWay.push(name),
-        () => (name === 'x1' ? 'idle' : 'live'),
-      );
-      if (done) release.set(name, done);
-      return Boolean(done);
-    };
-    take('x1');
-    take('a1');
-    take('c1');
-    clock = 5_000;
-    take('y1');
-    release.get('c1')?.();
-    release.get('y1')?.();
-    t.ok(take('x2') && take('w1'), 'x, displaced once (its idle socket), gets in below the cap, then w');
-    t.ok(take('v1'), 'a visitor at the cap');
-    t.same(gaveWay, ['x1', 'a1'], 'x, displaced once, ranks with the others: chance’s first pick, a1, went');
-    release.get('w1')?.();
-    take('c2');
-    take('y2');
-    t.same(gaveWay, ['x1', 'a1', 'x2'], 'x displaced a second time');
-    clock = 15_000;
-    t.notOk(take('x3'), 'after its bar, x displaces none of the others: all displaced less often');
-    release.get('c2')?.();
-    t.ok(take('x3'), 'and gets in below the cap');
-    t.ok(take('z1'), 'a fresh address at the cap');
-    t.same(gaveWay, ['x1', 'a1', 'x2', 'x3'], 'x’s socket gives way, though chance’s pick is the oldest, v1');
-  },
-);
-
-t.test(
-  'among equals, each live socket is as likely to give way: draws spread evenly over [0, 1) pick each once',
-  async (t) => {
-    for (const total of [1, 3, 8]) {
-      const held = Array.from({ length: total }, (_, i) => `h${i}`);
-      const picked = held.map((_, i) => {
-        const places = socketPlaces<string>(total, 10, { random: () => (i + 0.5) / total });
-        let gone = '';
-        for (const name of held)
-          places.take(
-            name,
-            name,
-            () => (gone = name),
-            () => 'live',
-          );
-        places.take(
-          'newcomer',
-          'newcomer',
-          () => {},
-          () => 'live',
-        );
-        return gone;
-      });
-      t.same(picked.toSorted(), held.toSorted(), `${total} holders: each picked by one draw`);
-    }
-  },
-);
+t.test('of the live sockets, the one whose address was displaced most lately goes first, not the newest', async (t) => {
+  let clock = 0;
+  const places = socketPlaces<string>(3, 10, { now: () => clock });
+  const gaveWay: string[] = [];
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => gaveWay.push(name),
+      () => (name === 'x1' ? 'idle' : 'live'),
+    );
+  take('x1');
+  take('a1');
+  const c1 = take('c1');
+  clock = 5_000;
+  const y1 = take('y1');
+  t.same(gaveWay, ['x1'], 'a newcomer takes the idle one’s place');
+  c1?.();
+  y1?.();
+  t.ok(take('x2') && take('w1'), 'x, displaced once, gets in below the cap, then w: the cap is full again');
+  t.ok(take('v1'), 'a visitor at the cap');
+  t.same(gaveWay, ['x1', 'x2'], 'x’s socket gives way, not w1, the newest');
+});
 
 t.test('when an address’s own socket gives way to its newcomer, the address is counted right', async (t) => {
   let clock = 0;
@@ -422,7 +380,7 @@ t.test('an IPv6 address counts by its /64, an IPv4-mapped one as the IPv4 addres
 });
 
 t.test('a socket that gave way or closed releases its place once; its address is counted down', async (t) => {
-  const places = socketPlaces<string>(3, 2, { random: () => 0.99 });
+  const places = socketPlaces<string>(3, 2);
   const gaveWay: string[] = [];
   const take = (name: string) =>
     places.take(

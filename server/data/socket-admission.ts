@@ -177,19 +177,19 @@ export function addressGroup(address: string): string {
  * Who gives way: the oldest socket still connecting, else the oldest holding no subscription (either
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
  * oldest of those in their first `graceMs`, else one holding a subscription, only to a newcomer
- * whose address holds none: of an address holding the most, ranked lowest, one drawn by `random`
- * (decision 0187). An address ranks by its displacements over the last `memoryMs`, once counting as
- * none (decision 0192): what happens to a visitor, who then comes straight back as any newcomer. A
- * socket in its first `graceMs` or holding a subscription gives way only to an address ranked no
- * lower than its own. Drawn, not the newest or the oldest: no order of arrival can be aimed at, and
- * each fresh address an attacker spends displaces a given visitor with a chance of one in `total`.
- * An address displaced twice within `memoryMs` is refused at the cap for `barredMs` after its
- * latest: its reconnects would only churn; after that, it displaces only its likes.
+ * whose address holds none: of an address holding the most, displaced the most, its newest socket.
+ * A socket in its first `graceMs` or holding a subscription gives way only to an address displaced
+ * no more often than its own over the last `memoryMs` (decision 0192). An attacker's reconnecting
+ * addresses are displaced again and again and displace only each other; a visitor that has held
+ * its price, never displaced, gives way only to an address never displaced either, and then only
+ * when every other holder is as fresh and younger. An address displaced twice within `memoryMs` is
+ * refused at the cap for `barredMs` after its latest: its reconnects would only churn; once
+ * (a visitor) it may come straight back.
  */
 export function socketPlaces<S>(
   total: number,
   perAddress: number,
-  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now(), random = Math.random } = {},
+  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now() } = {},
 ) {
   interface Place {
     group: string;
@@ -218,20 +218,15 @@ export function socketPlaces<S>(
     if (left > 0) counts.set(place.group, left);
     else counts.delete(place.group);
   };
-  /** How far a group's displacements rank it down: once is what happens to a visitor, so only twice or more count. */
-  const rank = (group: string) => {
-    const times = displaced.get(group)?.times ?? 0;
-    return times >= 2 ? times : 0;
-  };
   /**
-   * The socket to give way to a newcomer holding `holding` whose group ranks `newcomer`, when the
-   * heaviest groups hold `most`: one walk, oldest first.
+   * The socket to give way to a newcomer holding `holding` whose group was displaced `times`, when
+   * the heaviest groups hold `most`: one walk, oldest first.
    */
-  const leaving = (most: number, holding: number, newcomer: number, at: number): S | undefined => {
+  const leaving = (most: number, holding: number, times: number, at: number): S | undefined => {
     let idle: S | undefined;
     let young: S | undefined;
-    let live: S[] = [];
-    let liveRank = -1;
+    let live: S | undefined;
+    let liveTimes = -1;
     for (const [socket, place] of places) {
       const standing = place.standing();
       if (standing !== 'live' && at - place.since >= graceMs) {
@@ -239,17 +234,14 @@ export function socketPlaces<S>(
         idle ??= socket;
         continue;
       }
-      // In its first second or holding a subscription: only for an address ranked no lower.
-      const own = rank(place.group);
-      if (own < newcomer) continue;
+      // In its first second or holding a subscription: only for an address displaced as seldom.
+      const own = displaced.get(place.group)?.times ?? 0;
+      if (own < times) continue;
       if (standing !== 'live') young ??= socket;
-      else if (holding === 0 && counts.get(place.group) === most && own >= liveRank) {
-        if (own > liveRank) [live, liveRank] = [[], own];
-        live.push(socket);
-      }
+      // Later ones replace earlier ones displaced as often: the newest goes.
+      else if (holding === 0 && counts.get(place.group) === most && own >= liveTimes) [live, liveTimes] = [socket, own];
     }
-    // Among equals, chance: no order of arrival (the newest, the oldest) can be aimed at.
-    return idle ?? young ?? live[Math.floor(random() * live.length)];
+    return idle ?? young ?? live;
   };
   return {
     /**
@@ -267,7 +259,7 @@ export function socketPlaces<S>(
         for (const held of counts.values()) most = Math.max(most, held);
         const own = displacedOf(group, at);
         if (count + 1 > most || (own && own.times >= 2 && at - own.at < barredMs)) return undefined;
-        const out = leaving(most, count, rank(group), at);
+        const out = leaving(most, count, own?.times ?? 0, at);
         const place = out === undefined ? undefined : places.get(out);
         if (out === undefined || !place) return undefined;
         release(out);
