@@ -335,6 +335,25 @@ t.test('of the live sockets, the one whose address was displaced most lately goe
   t.same(gaveWay, ['x1', 'x2'], 'x’s socket gives way, not w1, the newest');
 });
 
+t.test('when an address’s own socket gives way to its newcomer, the address is counted right', async (t) => {
+  let clock = 0;
+  const places = socketPlaces<string>(3, 10, { now: () => clock });
+  const take = (name: string) =>
+    places.take(
+      name.slice(0, 1),
+      name,
+      () => {},
+      () => (name === 'a1' ? 'idle' : 'live'),
+    );
+  take('a1');
+  take('b1');
+  take('b2');
+  clock = 5_000;
+  t.ok(take('a2'), 'a newcomer of a takes the place of a’s idle socket');
+  t.equal(places.of('a'), 1, 'a holds one');
+  t.equal(places.open(), 3);
+});
+
 t.test('an IPv6 address counts by its /64, an IPv4-mapped one as the IPv4 address', async (t) => {
   const groups: [string, string][] = [
     ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],

@@ -269,7 +269,8 @@ export function socketPlaces<S>(
         place.giveWay();
       }
       places.set(socket, { group, giveWay, standing, since: at });
-      counts.set(group, count + 1);
+      // Counted again: the socket that gave way may have been of this group.
+      counts.set(group, (counts.get(group) ?? 0) + 1);
       return () => release(socket);
     },
     /** Sockets holding a place now. */
