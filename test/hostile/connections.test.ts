@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import WebSocket from 'ws';
 import { until } from '../until.ts';
 import {
@@ -267,26 +267,38 @@ await hostileCase(
   },
 );
 
+/**
+ * Connections that each send nothing (silent) or half a head, and come back when the server closes
+ * them: the attackers of cases 78 and 87. `stop` ends them for good.
+ */
+function incompleteAttackers(t: Test) {
+  let attacking = true;
+  const attackers = new Set<Socket>();
+  const attack = (from: string, silent: boolean) => {
+    if (!attacking) return;
+    void open(t, port, from).then((socket) => {
+      attackers.add(socket);
+      if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+      socket.once('close', () => {
+        attackers.delete(socket);
+        attack(from, silent);
+      });
+      socket.resume();
+    });
+  };
+  const stop = () => {
+    attacking = false;
+    for (const socket of attackers) socket.destroy();
+  };
+  return { attack, stop };
+}
+
 await hostileCase(
   t,
   server,
   '78. silent and slow-header connections from many addresses that reconnect fill the cap; a visitor from another is still served',
   async (t) => {
-    let attacking = true;
-    const attackers = new Set<Socket>();
-    // One connection from `from` that sends nothing (silent) or half a head, and comes back when closed.
-    const attack = (from: string, silent: boolean) => {
-      if (!attacking) return;
-      void open(t, port, from).then((socket) => {
-        attackers.add(socket);
-        if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
-        socket.once('close', () => {
-          attackers.delete(socket);
-          attack(from, silent);
-        });
-        socket.resume();
-      });
-    };
+    const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // 10 addresses × their cap: more than every place but the probes'.
     for (let a = 1; a <= 10; a++) for (let k = 0; k < PER_ADDRESS; k++) attack(`127.0.8.${a}`, k % 2 === 0);
@@ -296,8 +308,7 @@ await hostileCase(
     const pages = [];
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.8.250' })).status);
-    attacking = false;
-    for (const socket of attackers) socket.destroy();
+    stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -313,21 +324,7 @@ await hostileCase(
   server,
   '87. one silent or slow-header connection per address, from as many addresses as places, fills the cap; a visitor from another is still served, a browser burst of 6 too',
   async (t) => {
-    let attacking = true;
-    const attackers = new Set<Socket>();
-    // One connection from `from` that sends nothing (silent) or half a head, and comes back when closed.
-    const attack = (from: string, silent: boolean) => {
-      if (!attacking) return;
-      void open(t, port, from).then((socket) => {
-        attackers.add(socket);
-        if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
-        socket.once('close', () => {
-          attackers.delete(socket);
-          attack(from, silent);
-        });
-        socket.resume();
-      });
-    };
+    const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
     for (let a = 0; a < 384; a++) attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0);
@@ -352,8 +349,7 @@ await hostileCase(
         return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
       }),
     );
-    attacking = false;
-    for (const socket of attackers) socket.destroy();
+    stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
