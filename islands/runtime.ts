@@ -72,7 +72,8 @@ async function hydrate(el: HTMLElement): Promise<void> {
   const props = JSON.parse(el.dataset.props ?? '{}') as object;
   // A task boundary between loading the modules and hydrating keeps the two apart on slow phones.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  roots.set(el, hydrateIsland(el, module.default, props));
+  // Marked hydrated once React has committed the island, its listeners attached, not when it starts.
+  await new Promise<void>((committed) => roots.set(el, hydrateIsland(el, module.default, props, committed)));
   el.setAttribute('data-hydrated', '');
 }
 
