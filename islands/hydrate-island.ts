@@ -7,7 +7,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
  * listeners are attached: `data-hydrated` set earlier let a key pressed "after hydration" (the
  * header's Escape) reach a page that did not listen yet.
  */
-function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }): ReactNode {
+function Committed({ onCommit, children }: { onCommit: () => void; children?: ReactNode }): ReactNode {
   useEffect(onCommit, [onCommit]);
   return children;
 }
@@ -28,7 +28,7 @@ export function hydrateIsland(
   // A plain hydrateRoot hydrates at the default priority, in one task however large the island; in a
   // transition React works in slices of a few milliseconds and yields between them (decision 0183).
   startTransition(() => {
-    root = hydrateRoot(el, createElement(Committed, { onCommit, children: createElement(component, props) }));
+    root = hydrateRoot(el, createElement(Committed, { onCommit }, createElement(component, props)));
   });
   if (!root) throw new Error('hydrateRoot returned no root');
   return root;
