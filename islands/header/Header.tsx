@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 
 export interface HeaderProps {
   title: string;
@@ -23,21 +23,19 @@ const MENU_ID = 'site-menu';
  */
 export default function Header({ title, homeHref, links, currentPath, labels }: HeaderProps) {
   const menu = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
 
-  // The tap or key that started hydration may already have opened the menu.
-  useEffect(() => setOpen(menu.current?.open ?? false), []);
-
+  // Listening from hydration on, not from the menu's `toggle` event: that event is queued, so a key
+  // pressed right after opening (Enter, Tab, Escape) came before the listener did.
   useEffect(() => {
     const details = menu.current;
-    if (!open || !details) return;
+    if (!details) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      if (event.key !== 'Escape' || !details.open) return;
       details.open = false;
       details.querySelector('summary')?.focus();
     };
     const onPointer = (event: PointerEvent) => {
-      if (!details.closest('header')?.contains(event.target as Node)) details.open = false;
+      if (details.open && !details.closest('header')?.contains(event.target as Node)) details.open = false;
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
@@ -45,7 +43,7 @@ export default function Header({ title, homeHref, links, currentPath, labels }: 
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onPointer);
     };
-  }, [open]);
+  }, []);
 
   return (
     <header className="site-header">
@@ -53,8 +51,8 @@ export default function Header({ title, homeHref, links, currentPath, labels }: 
         {title}
       </a>
       <nav aria-label={labels.navigation}>
-        {/* Left uncontrolled: the browser owns `open`, React follows it through the toggle event. */}
-        <details ref={menu} className="menu" onToggle={(event) => setOpen(event.currentTarget.open)}>
+        {/* Left uncontrolled: the browser owns `open`. */}
+        <details ref={menu} className="menu">
           <summary className="menu-toggle" aria-controls={MENU_ID}>
             <span aria-hidden="true" className="menu-icon" />
             <span className="visually-hidden">{labels.menu}</span>
