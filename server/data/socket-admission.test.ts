@@ -154,7 +154,8 @@ t.test('an address holds at most its share of subscriptions; ended ones no longe
 /**
  * Sockets named address + number, taken in order at 0 ms; `standing` gives those not live. Then
  * `arrivals` come one by one at the cap, at 5 s unless `at` says otherwise: the socket each one
- * displaced, or 'refused'.
+ * displaced, or 'refused'. Chance draws among the live: `picks` are its draws in turn (0, the
+ * oldest of those drawn from, once they run out).
  */
 const placeCases: {
   rule: string;
@@ -163,14 +164,16 @@ const placeCases: {
   standing?: Record<string, SocketStanding>;
   arrivals: string[];
   at?: Record<string, number>;
+  picks?: number[];
   outcome: string[];
 }[] = [
   {
-    rule: 'with every address holding one, a newcomer gets in: the newest socket gives way',
+    rule: 'with every address holding one, a newcomer gets in: one of them gives way, as chance draws',
     total: 3,
     held: ['a1', 'b1', 'c1'],
-    arrivals: ['v1'],
-    outcome: ['c1'],
+    arrivals: ['v1', 'w1'],
+    picks: [0.5, 0.99],
+    outcome: ['b1', 'v1'],
   },
   {
     rule: 'a socket still connecting gives way first, the oldest of them',
@@ -189,10 +192,11 @@ const placeCases: {
     outcome: ['c1'],
   },
   {
-    rule: 'then a socket of an address holding the most, not the newest of all',
+    rule: 'then a socket of an address holding the most, whatever chance draws',
     total: 4,
     held: ['a1', 'b1', 'b2', 'c1'],
     arrivals: ['v1'],
+    picks: [0.99],
     outcome: ['b2'],
   },
   {
@@ -216,23 +220,48 @@ const placeCases: {
     total: 3,
     held: ['a1', 'a2', 'b1'],
     arrivals: ['b2', 'c1'],
-    outcome: ['refused', 'a2'],
+    outcome: ['refused', 'a1'],
   },
   {
-    rule: 'a visitor holding its price stays while fresh addresses take each other’s places, the newest first',
+    rule: 'a visitor that arrived last is not the one to go: chance draws among the live, whatever their age',
     total: 3,
-    held: ['v1', 'a1', 'b1'],
-    arrivals: ['c1', 'd1', 'e1', 'f1'],
-    outcome: ['b1', 'c1', 'd1', 'e1'],
+    held: ['a1', 'b1', 'v1'],
+    arrivals: ['c1', 'd1', 'e1'],
+    picks: [0, 0.5, 0.5],
+    outcome: ['a1', 'v1', 'c1'],
   },
   {
-    rule: 'an address displaced once is not barred, but displaces no socket, live or in its first second, of an address displaced less often',
+    rule: 'a live socket drawn past its first second earns a return: its address comes straight back and takes, drawn, the place of one held since before; the one displaced so earns none',
     total: 3,
-    held: ['v1', 'a1', 'b1'],
-    standing: { d1: 'connecting' },
+    held: ['a1', 'b1', 'v1'],
+    arrivals: ['c1', 'v2', 'b2'],
+    picks: [0.99, 0.5],
+    outcome: ['v1', 'b1', 'refused'],
+  },
+  {
+    rule: 'a live socket drawn in its first second earns none: a socket that only just came holds no claim',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    arrivals: ['v1', 'w1', 'v2'],
+    picks: [0, 0.99],
+    outcome: ['a1', 'v1', 'refused'],
+  },
+  {
+    rule: 'a return never takes the place of a socket that came after it was earned: the newcomer that displaced a holder keeps its place',
+    total: 3,
+    held: ['a1', 'b1', 'c1'],
+    arrivals: ['v1', 'a2', 'c2'],
+    picks: [0, 0.99],
+    outcome: ['a1', 'c1', 'refused'],
+  },
+  {
+    rule: 'an address displaced without a return is not barred, but displaces no live socket, nor one in its first second of an address displaced less often',
+    total: 3,
+    held: ['a1', 'b1', 'v1'],
+    standing: { b1: 'idle', d1: 'connecting' },
     arrivals: ['c1', 'b2', 'd1', 'b3', 'e1'],
     at: { b3: 5_500, e1: 5_500 },
-    outcome: ['b1', 'refused', 'c1', 'refused', 'd1'],
+    outcome: ['b1', 'refused', 'a1', 'refused', 'd1'],
   },
   {
     rule: 'a socket still connecting in its first second gives way after older ones, before a live one',
@@ -258,7 +287,8 @@ const placeCases: {
 for (const c of placeCases) {
   t.test(c.rule, async (t) => {
     let clock = 0;
-    const places = socketPlaces<string>(c.total, 10, { now: () => clock });
+    const picks = [...(c.picks ?? [])];
+    const places = socketPlaces<string>(c.total, 10, { now: () => clock, random: () => picks.shift() ?? 0 });
     // Live unless named otherwise: a page subscribes as soon as its socket is acknowledged.
     const standing = (name: string) => () => c.standing?.[name] ?? 'live';
     let gaveWay: string[] = [];
@@ -311,29 +341,64 @@ t.test(
   },
 );
 
-t.test('of the live sockets, the one whose address was displaced most lately goes first, not the newest', async (t) => {
-  let clock = 0;
-  const places = socketPlaces<string>(3, 10, { now: () => clock });
-  const gaveWay: string[] = [];
-  const take = (name: string) =>
-    places.take(
-      name.slice(0, 1),
-      name,
-      () => gaveWay.push(name),
-      () => (name === 'x1' ? 'idle' : 'live'),
-    );
-  take('x1');
-  take('a1');
-  const c1 = take('c1');
-  clock = 5_000;
-  const y1 = take('y1');
-  t.same(gaveWay, ['x1'], 'a newcomer takes the idle one’s place');
-  c1?.();
-  y1?.();
-  t.ok(take('x2') && take('w1'), 'x, displaced once, gets in below the cap, then w: the cap is full again');
-  t.ok(take('v1'), 'a visitor at the cap');
-  t.same(gaveWay, ['x1', 'x2'], 'x’s socket gives way, not w1, the newest');
-});
+t.test(
+  'a return is spent on the place it takes; an address holding one is not barred, one that spent it is',
+  async (t) => {
+    let clock = 0;
+    const picks = [0.99, 0, 0.99, 0];
+    const places = socketPlaces<string>(3, 10, { now: () => clock, random: () => picks.shift() ?? 0 });
+    const gaveWay: string[] = [];
+    const release = new Map<string, () => void>();
+    const take = (name: string) => {
+      const done = places.take(
+        name.slice(0, 1),
+        name,
+        () => gaveWay.push(name),
+        () => 'live',
+      );
+      if (done) release.set(name, done);
+      return Boolean(done);
+    };
+    for (const name of ['a1', 'b1', 'v1']) take(name);
+    clock = 5_000;
+    t.ok(take('c1'), 'a fresh address at the cap');
+    clock = 6_000;
+    t.ok(take('v2'), 'the visitor it displaced comes back');
+    t.same(gaveWay, ['v1', 'a1'], 'in the place of one held before it was displaced');
+    clock = 7_000;
+    t.ok(take('d1') && take('v3'), 'displaced a second time, by a fresh draw: not barred, it comes back again');
+    t.same(gaveWay, ['v1', 'a1', 'v2', 'b1'], 'not in the place of d1, which came at that moment');
+    release.get('v3')?.();
+    t.ok(take('e1'), 'below the cap, a newcomer takes the free place');
+    clock = 8_000;
+    t.notOk(take('v4'), 'its return spent, the visitor displaced twice is barred');
+    clock = 17_000;
+    t.notOk(take('v4'), 'and after the bar, with no return, it displaces no live socket');
+    t.same(gaveWay, ['v1', 'a1', 'v2', 'b1']);
+  },
+);
+
+t.test(
+  'among the live, each is as likely to give way: draws spread evenly over [0, 1) fall on each once',
+  async (t) => {
+    for (const total of [1, 3, 8]) {
+      const held = Array.from({ length: total }, (_, i) => `h${i}`);
+      const drawn = held.map((_, i) => {
+        const places = socketPlaces<string>(total, 10, { random: () => (i + 0.5) / total });
+        let gone = '';
+        for (const name of [...held, 'newcomer'])
+          places.take(
+            name,
+            name,
+            () => (gone = name),
+            () => 'live',
+          );
+        return gone;
+      });
+      t.same(drawn.toSorted(), held, `${total} holders: each drawn once`);
+    }
+  },
+);
 
 t.test('when an address’s own socket gives way to its newcomer, the address is counted right', async (t) => {
   let clock = 0;
@@ -380,7 +445,7 @@ t.test('an IPv6 address counts by its /64, an IPv4-mapped one as the IPv4 addres
 });
 
 t.test('a socket that gave way or closed releases its place once; its address is counted down', async (t) => {
-  const places = socketPlaces<string>(3, 2);
+  const places = socketPlaces<string>(3, 2, { random: () => 0.99 });
   const gaveWay: string[] = [];
   const take = (name: string) =>
     places.take(

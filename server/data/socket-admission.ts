@@ -176,20 +176,20 @@ export function addressGroup(address: string): string {
  *
  * Who gives way: the oldest socket still connecting, else the oldest holding no subscription (either
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
- * oldest of those in their first `graceMs`, else one holding a subscription, only to a newcomer
- * whose address holds none: of an address holding the most, displaced the most, its newest socket.
- * A socket in its first `graceMs` or holding a subscription gives way only to an address displaced
- * no more often than its own over the last `memoryMs` (decision 0192). An attacker's reconnecting
- * addresses are displaced again and again and displace only each other; a visitor that has held
- * its price, never displaced, gives way only to an address never displaced either, and then only
- * when every other holder is as fresh and younger. An address displaced twice within `memoryMs` is
- * refused at the cap for `barredMs` after its latest: its reconnects would only churn; once
- * (a visitor) it may come straight back.
+ * oldest of those in their first `graceMs` whose address was displaced no less often than the
+ * newcomer's over the last `memoryMs` (decision 0192), else one holding a subscription, of an
+ * address holding the most, drawn by `random` (decision 0187), and only to a newcomer whose address
+ * holds none and either was not displaced within `memoryMs` (any of them) or holds a return (one
+ * that held its place since before that return was earned). A socket past its first `graceMs` that
+ * gives way to such a draw of a newcomer not displaced earns its address one return; giving way in
+ * any other way (to a return among others) earns none, so returns never chain. Drawn, not the
+ * newest or the oldest: no order of arrival can be aimed at. An address displaced twice within
+ * `memoryMs` and holding no return is refused at the cap for `barredMs` after its latest.
  */
 export function socketPlaces<S>(
   total: number,
   perAddress: number,
-  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now() } = {},
+  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now(), random = Math.random } = {},
 ) {
   interface Place {
     group: string;
@@ -197,12 +197,21 @@ export function socketPlaces<S>(
     standing: () => SocketStanding;
     since: number;
   }
+  /**
+   * How often a group gave way within `memoryMs` of the latest, and when; `returnBefore`, while it
+   * holds a return, the moment it was earned: it may displace a live socket held since before.
+   */
+  interface Displaced {
+    times: number;
+    at: number;
+    returnBefore?: number;
+  }
   /** Every socket holding a place, oldest first. */
   const places = new Map<S, Place>();
   /** How many sockets each address group holds. */
   const counts = new Map<string, number>();
-  /** How often each group gave way within `memoryMs` of the latest, and when; latest last. */
-  const displaced = new Map<string, { times: number; at: number }>();
+  /** Each group displaced within `memoryMs` of its latest; latest last. */
+  const displaced = new Map<string, Displaced>();
   const displacedOf = (group: string, at: number) => {
     for (const [other, { at: when }] of displaced) {
       if (at - when < memoryMs) break;
@@ -219,29 +228,32 @@ export function socketPlaces<S>(
     else counts.delete(place.group);
   };
   /**
-   * The socket to give way to a newcomer holding `holding` whose group was displaced `times`, when
-   * the heaviest groups hold `most`: one walk, oldest first.
+   * The socket to give way to a newcomer holding `holding` whose group's record is `own`, when the
+   * heaviest groups hold `most`, and whether it was drawn from the live ones: one walk, oldest first.
    */
-  const leaving = (most: number, holding: number, times: number, at: number): S | undefined => {
+  const leaving = (most: number, holding: number, own: Displaced | undefined, at: number) => {
+    const times = own?.times ?? 0;
     let idle: S | undefined;
     let young: S | undefined;
-    let live: S | undefined;
-    let liveTimes = -1;
+    const live: S[] = [];
     for (const [socket, place] of places) {
       const standing = place.standing();
       if (standing !== 'live' && at - place.since >= graceMs) {
-        if (standing === 'connecting') return socket;
+        if (standing === 'connecting') return { socket };
         idle ??= socket;
         continue;
       }
-      // In its first second or holding a subscription: only for an address displaced as seldom.
-      const own = displaced.get(place.group)?.times ?? 0;
-      if (own < times) continue;
-      if (standing !== 'live') young ??= socket;
-      // Later ones replace earlier ones displaced as often: the newest goes.
-      else if (holding === 0 && counts.get(place.group) === most && own >= liveTimes) [live, liveTimes] = [socket, own];
+      if (standing !== 'live') {
+        // In its first second: only for an address displaced as seldom.
+        if ((displaced.get(place.group)?.times ?? 0) >= times) young ??= socket;
+        continue;
+      }
+      if (holding > 0 || counts.get(place.group) !== most) continue;
+      if (!own || (own.returnBefore !== undefined && place.since < own.returnBefore)) live.push(socket);
     }
-    return idle ?? young ?? live;
+    if (idle !== undefined || young !== undefined) return { socket: idle ?? young };
+    // Among the live, chance: no order of arrival (the newest, the oldest) can be aimed at.
+    return { socket: live[Math.floor(random() * live.length)], drawn: true };
   };
   return {
     /**
@@ -258,14 +270,19 @@ export function socketPlaces<S>(
         let most = 0;
         for (const held of counts.values()) most = Math.max(most, held);
         const own = displacedOf(group, at);
-        if (count + 1 > most || (own && own.times >= 2 && at - own.at < barredMs)) return undefined;
-        const out = leaving(most, count, own?.times ?? 0, at);
+        const barred = own && own.times >= 2 && at - own.at < barredMs && own.returnBefore === undefined;
+        if (count + 1 > most || barred) return undefined;
+        const { socket: out, drawn } = leaving(most, count, own, at);
         const place = out === undefined ? undefined : places.get(out);
         if (out === undefined || !place) return undefined;
         release(out);
+        // A return is spent on a live place; one held past its first second and drawn by a
+        // newcomer not displaced earns one.
+        if (drawn && own) own.returnBefore = undefined;
+        const earned = drawn && !own && at - place.since >= graceMs;
         const times = (displaced.get(place.group)?.times ?? 0) + 1;
         displaced.delete(place.group);
-        displaced.set(place.group, { times, at });
+        displaced.set(place.group, earned ? { times, at, returnBefore: at } : { times, at });
         place.giveWay();
       }
       places.set(socket, { group, giveWay, standing, since: at });

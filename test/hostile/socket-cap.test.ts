@@ -318,4 +318,53 @@ await hostileCase(
   },
 );
 
+/** Fresh addresses, one at a time: more than the outside attack's 15 against 128 scaled to this cap (3), so a draw is likelier to fall on the visitor. */
+const FRESH = 10;
+
+await hostileCase(
+  t,
+  server,
+  '88. with every other place held, a visitor arriving last keeps its live price while fresh addresses keep coming, and is never refused',
+  async (t) => {
+    // Every place but one held by addresses that never give way of their own accord.
+    const held = await Promise.all(
+      Array.from({ length: SOCKETS_MAX - 1 }, (_, i) => liveSocket(t, `127.0.19.${i + 1}`)),
+    );
+    t.ok(
+      held.every(({ outcome }) => outcome === 'held'),
+      'the attack holds every place but one',
+    );
+    const visitor = keptPrice(t, '127.0.20.1');
+    await until(() => visitor.kept.updates > 0, { what: "the visitor's first price", timeout: 30_000 });
+    const started = performance.now();
+    const heldBefore = visitor.kept.liveMs;
+    // A fresh address every 40 price changes (2 s; the outside attack's came every 3 s), or, with
+    // the visitor kept out, every three of its attempts; after the last, 40 more.
+    const fresh: string[] = [];
+    for (let i = 0; i <= FRESH; i++) {
+      const updates = visitor.kept.updates;
+      const ends = visitor.kept.ends.length;
+      await until(() => visitor.kept.updates >= updates + 40 || visitor.kept.ends.length >= ends + 3, {
+        what: 'the visitor to see 40 more price changes or to be turned away three times',
+        timeout: 60_000,
+      });
+      if (i === FRESH) break;
+      fresh.push((await liveSocket(t, `127.0.21.${i + 1}`)).outcome);
+    }
+    const share = visitor.liveSince(started, heldBefore);
+    t.comment(
+      `visitor live ${(100 * share).toFixed(1)}% of ${Math.round(performance.now() - started)} ms (ended: ${visitor.kept.ends.join(', ') || 'never'}); fresh addresses: ${fresh.join(', ')}`,
+    );
+    t.ok(
+      fresh.every((outcome) => outcome === 'held'),
+      'each fresh address took a place',
+    );
+    t.notOk(
+      visitor.kept.ends.some((end) => end.startsWith('refused')),
+      'the visitor was never refused',
+    );
+    t.ok(share >= 0.9, `the visitor held its live price ${(100 * share).toFixed(1)}% of the attack (at least 90%)`);
+  },
+);
+
 t.teardown(() => t.comment(`worst /healthcheck over the socket-cap cases: ${Math.round(worstHealthMs())} ms`));
