@@ -331,7 +331,7 @@ export function attachGraphQLSocket(
       options.policy ?? {},
     ) ??
       // At the cap, a socket still connecting, idle or of the address holding the most gives way
-      // (decision 0178).
+      // (decision 0178), a live one by a draw (decision 0187).
       places.take(
         client,
         socket,
