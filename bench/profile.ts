@@ -144,6 +144,36 @@ export function byArea(profile: CpuProfile): [string, number][] {
   return [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([area, us]) => [area, total ? us / total : 0]);
 }
 
+export interface YoungCollections {
+  count: number;
+  meanPauseMs: number;
+  /** Bytes moved to the old generation per collection: what outlived the requests that made it. */
+  promotedKb: number;
+  /** Bytes that outlived each collection (copied or promoted). */
+  survivedKb: number;
+  /** The largest young generation V8 grew to. */
+  youngMb: number;
+}
+
+/**
+ * The young-generation collections in a log of V8's `--trace-gc-nvp` lines (other lines ignored).
+ * Bytes, unlike pause times, do not move with the machine's load: megabytes promoted per collection
+ * and a young generation grown past 16 MB are how renders outliving their requests show (decision 0209).
+ */
+export function youngCollections(log: string): YoungCollections {
+  const field = (line: string, name: string) => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+  const lines = log.split('\n').filter((line) => / gc=s /.test(line));
+  const count = lines.length;
+  const sum = (name: string) => lines.reduce((total, line) => total + field(line, name), 0);
+  return {
+    count,
+    meanPauseMs: count ? sum('pause') / count : 0,
+    promotedKb: count ? sum('promoted') / count / 1024 : 0,
+    survivedKb: count ? sum('new_space_survived') / count / 1024 : 0,
+    youngMb: Math.max(0, ...lines.map((line) => field(line, 'new_space_capacity'))) / 1024 / 1024,
+  };
+}
+
 /** The steps of a page request, outermost first. */
 const INCLUSIVE = [
   'runPreParsing',
@@ -181,7 +211,7 @@ async function main(): Promise<void> {
   const probe = join(dir, 'probe.json');
   const server = await startNode(
     'profile',
-    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', './bench/probe.ts', ...entry],
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--trace-gc-nvp', '--import', './bench/probe.ts', ...entry],
     { HTML_CACHE: cached ? 'on' : 'off', PROBE_OUT: probe },
   );
   const url = `http://127.0.0.1:${server.port}${floor ? '/floor' : path}`;
@@ -189,7 +219,9 @@ async function main(): Promise<void> {
   await autocannon({ url, headers, connections: 32, duration: 2 });
   // GC and event-loop delay count from here (bench/probe.ts); the CPU profile covers the whole run.
   process.kill(server.pid, 'SIGWINCH');
+  const logFrom = readFileSync(server.log, 'utf8').length;
   const result = await autocannon({ url, headers, connections: 32, duration: seconds });
+  const young = youngCollections(readFileSync(server.log, 'utf8').slice(logFrom));
   await server.stop();
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written in ${dir}`);
@@ -217,6 +249,11 @@ async function main(): Promise<void> {
     const d = eventLoopDelayMs;
     console.log(`event-loop delay: mean ${d.mean} ms, p50 ${d.p50}, p99 ${d.p99}, max ${d.max}`);
   }
+  console.log(
+    `young collections (--trace-gc-nvp): ${young.count}, mean pause ${young.meanPauseMs.toFixed(1)} ms, ` +
+      `${young.promotedKb.toFixed(0)} KB promoted and ${young.survivedKb.toFixed(0)} KB surviving per collection, ` +
+      `young generation up to ${young.youngMb.toFixed(0)} MB`,
+  );
   console.log(`idle ${(idle * 100).toFixed(1)}% of the loaded run; shares below are of the working time`);
   console.log('self time by area:');
   for (const [area, share] of byArea(profile).slice(0, 12))

@@ -54,3 +54,29 @@ t.test("a complete document leaves no timer of React's holding the render", asyn
   t.equal(pendingTimers(), before, 'no timer left pending once the document is whole');
   t.equal(globalThis.setTimeout, arm, 'the global setTimeout is the one it was');
 });
+
+t.test('no render leaves a function of its own in the global object', async (t) => {
+  // A closure made per render and written into the global setTimeout kept that render alive through
+  // young-generation collections, and then V8 allocated React's work in the old generation, where
+  // dead renders kept the later ones (decision 0209): whatever is set there must be one function.
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'setTimeout') as PropertyDescriptor;
+  let current = globalThis.setTimeout;
+  const written = new Set<unknown>();
+  Object.defineProperty(globalThis, 'setTimeout', {
+    configurable: true,
+    get: () => current,
+    set: (value: typeof setTimeout) => {
+      written.add(value);
+      current = value;
+    },
+  });
+  t.teardown(() => Object.defineProperty(globalThis, 'setTimeout', descriptor));
+  const original = current;
+  for (let i = 0; i < 3; i++) {
+    const element = createElement('html', null, createElement('body', null, createElement('p', null, `render ${i}`)));
+    t.type(await sentBytes(element), 'number', `render ${i} came whole`);
+  }
+  written.delete(original);
+  t.equal(written.size, 1, 'every render sets the same function while React starts');
+  t.equal(current, original, 'and puts the global back');
+});

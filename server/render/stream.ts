@@ -82,6 +82,25 @@ export class DocumentSink extends Readable {
   }
 }
 
+/** The setTimeout React's start-up arms with: the global one, read as each render starts. */
+let arming: typeof setTimeout = globalThis.setTimeout;
+/** The first timer armed while the render being started runs its start-up. */
+let caught: StartTimer | undefined;
+
+/**
+ * The setTimeout React sees while a render starts: arms the timer as usual and remembers the first.
+ * One function for the life of the process, never one made per render: a closure written into the
+ * global object for each render (it held the render) outlived every young-generation collection,
+ * the collector promoted the render with it, and V8, seeing React's allocations survive, went on to
+ * allocate them in the old generation, where dead renders kept every later one alive until a full
+ * collection (decision 0209).
+ */
+const catchingSetTimeout = ((callback: () => void, ms?: number) => {
+  const handle = arming(callback, ms);
+  caught ??= { handle, callback };
+  return handle;
+}) as typeof setTimeout;
+
 /**
  * React's renderToPipeableStream as it is, and the one timer it arms at the start of every render
  * (`setTimeout(…, 0)`: it ends the render's opening phase and emits early preloads), caught so the
@@ -93,19 +112,16 @@ function renderCatchingStartTimer(
   element: ReactElement,
   options: Parameters<typeof renderToPipeableStream>[1],
 ): { stream: ReturnType<typeof renderToPipeableStream>; startTimer: StartTimer | undefined } {
-  const arm = globalThis.setTimeout;
-  let startTimer: StartTimer | undefined;
+  arming = globalThis.setTimeout;
+  caught = undefined;
   // Only React runs until this returns: its start-up schedules the work in a microtask and this timer.
-  globalThis.setTimeout = ((callback: () => void, ms?: number) => {
-    const handle = arm(callback, ms);
-    startTimer ??= { handle, callback };
-    return handle;
-  }) as typeof setTimeout;
+  globalThis.setTimeout = catchingSetTimeout;
   try {
     const stream = renderToPipeableStream(element, options);
-    return { stream, startTimer };
+    return { stream, startTimer: caught };
   } finally {
-    globalThis.setTimeout = arm;
+    globalThis.setTimeout = arming;
+    caught = undefined;
   }
 }
 
