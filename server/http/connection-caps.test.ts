@@ -84,6 +84,43 @@ t.test('one address holds at most its cap; others are still served; a closed one
   );
 });
 
+/**
+ * Relabels the peers the server sees: a connection from 127.0.N.x (a loopback address this machine
+ * has) arrives as `as(x)`, so a test can hold connections "from" IPv6 addresses it cannot bind
+ * without root. Only the label changes: the connection, its requests and answers are real.
+ */
+function relabelPeers(app: FastifyInstance, net: string, as: (x: number) => string): void {
+  app.server.prependListener('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '';
+    if (peer.startsWith(`${net}.`))
+      Object.defineProperty(socket, 'remoteAddress', { value: as(Number(peer.split('.')[3])) });
+  });
+}
+
+t.test('IPv6 addresses count by their /64 at the per-address cap; an IPv4-mapped address as itself', async (t) => {
+  const metrics = new Metrics();
+  const app = await demoServer({ connections: { total: 40, perAddress: 4, reserved: 0 }, metrics });
+  // One host is handed a whole /64: eight of its addresses are one client.
+  relabelPeers(app, '127.0.64', (x) => `2001:db8:a13:1::${x.toString(16)}`);
+  // Eight /64s, eight clients.
+  relabelPeers(app, '127.0.65', (x) => `2001:db8:b13:${x.toString(16)}::1`);
+  // IPv4 through an IPv6 listener: its own address, never one group of ::ffff:0:0/96.
+  relabelPeers(app, '127.0.66', (x) => `::ffff:198.51.100.${x}`);
+  const port = await listening(t, app);
+  const refused = async () =>
+    Number(
+      /vitrine_connections_refused_total\{reason="per_address"\} (\d+)/.exec((await metrics.text()).body)?.[1] ?? 0,
+    );
+  for (let x = 1; x <= 4; x++) await hold(t, port, `127.0.64.${x}`);
+  t.equal(await status(port, '127.0.64.5'), 0, 'a fifth address of the same /64 is closed unanswered');
+  t.equal(await refused(), 1, 'refused at the per-address cap');
+  for (let x = 1; x <= 5; x++) await hold(t, port, `127.0.65.${x}`);
+  t.equal(await status(port, '127.0.65.6'), 200, 'addresses of six /64s, one each: served');
+  for (let x = 1; x <= 5; x++) await hold(t, port, `127.0.66.${x}`);
+  t.equal(await status(port, '127.0.66.6'), 200, 'six IPv4-mapped addresses, one each: served');
+  t.equal(await refused(), 1, 'no other refusal');
+});
+
 t.test('the total cap holds against many addresses; a trusted proxy counts only toward the total', async (t) => {
   const app = await demoServer({ connections: { total: 12, perAddress: 4 }, trustProxy: '127.0.0.9' });
   const port = await listening(t, app);

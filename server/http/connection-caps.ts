@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { addressGroup } from '../data/socket-admission.ts';
 
 export interface ConnectionCaps {
   /** Connections the server holds at most, of every kind (pages, sockets, refused upgrades). */
   total: number;
-  /** Connections one client address holds at most; a trusted proxy's count only toward `total`. */
+  /**
+   * Connections one client address holds at most, an IPv6 address counted by its /64 (one host is
+   * handed a whole /64); a trusted proxy's count only toward `total`.
+   */
   perAddress: number;
   /**
    * Of `total`, the places only this machine's own loopback address (127.0.0.1, ::1) may take: the
@@ -99,6 +103,7 @@ export function capConnections(
     onAcceptError?: (error: Error) => void;
   },
 ): { open(): number } {
+  // Keyed by address group (`addressGroup`): an IPv6 address by its /64, any other by itself.
   const perAddress = new Map<string, number>();
   // Each address's connections, oldest first (a Set keeps the order they were admitted in).
   const byAddress = new Map<string, Set<Socket>>();
@@ -256,7 +261,9 @@ export function capConnections(
     // A socket already gone has no address: nothing to count or close.
     if (address === undefined) return socket.destroy();
     const trusted = options.isTrustedProxy(address);
-    const fromAddress = perAddress.get(address) ?? 0;
+    // Counted by its group: an IPv6 address by its /64, as the socket cap counts it.
+    const group = addressGroup(address);
+    const fromAddress = perAddress.get(group) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
@@ -274,9 +281,9 @@ export function capConnections(
     }
     open++;
     if (!trusted) {
-      perAddress.set(address, fromAddress + 1);
-      const mine = byAddress.get(address) ?? new Set<Socket>();
-      byAddress.set(address, mine.add(socket));
+      perAddress.set(group, fromAddress + 1);
+      const mine = byAddress.get(group) ?? new Set<Socket>();
+      byAddress.set(group, mine.add(socket));
     }
     // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
     const silent = setTimeout(() => {
@@ -297,13 +304,13 @@ export function capConnections(
         ended.delete(socket);
         open--;
         if (trusted) return;
-        const left = (perAddress.get(address) ?? 1) - 1;
-        const mine = byAddress.get(address);
+        const left = (perAddress.get(group) ?? 1) - 1;
+        const mine = byAddress.get(group);
         mine?.delete(socket);
-        if (left > 0) perAddress.set(address, left);
+        if (left > 0) perAddress.set(group, left);
         else {
-          perAddress.delete(address);
-          byAddress.delete(address);
+          perAddress.delete(group);
+          byAddress.delete(group);
         }
       },
     };
