@@ -268,14 +268,21 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
   t.equal(parsed, IN_FLIGHT_MAX + 1, `${parsed} of 2,000 requests parsed: the bound and the one past it`);
 });
 
-/** What an attacker's connection sends and then holds: nothing, half a head, or a whole head and part of its body. */
-type Held = 'silent' | 'slow head' | 'upload';
+/**
+ * What a held connection sends and then holds: nothing, half a head, a whole head and part of a body
+ * that keeps coming (an upload that moves), or one that stopped coming.
+ */
+type Held = 'silent' | 'slow head' | 'upload' | 'stalled upload';
+const UPLOAD =
+  'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
   silent: '',
   'slow head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
-  upload:
-    'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":',
+  upload: UPLOAD,
+  'stalled upload': UPLOAD,
 };
+/** The body rate of the tests' caps: a moving upload sends ten times as much, so a loaded machine's late timers never make it look stalled. */
+const BODY_RATE = 50;
 
 /** A connection from `from` holding `kind`; resolves once it is open. */
 function holding(t: Test, port: number, from: string, kind: Held): Promise<Socket> {
@@ -285,6 +292,12 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
   return new Promise((resolve) =>
     socket.once('connect', () => {
       if (HELD[kind]) socket.write(HELD[kind]);
+      if (kind === 'upload') {
+        // 500 bytes a second of its 16,000: it outlasts the test.
+        const moving = setInterval(() => socket.write(' '.repeat(BODY_RATE)), 100);
+        socket.once('close', () => clearInterval(moving));
+        t.teardown(() => clearInterval(moving));
+      }
       resolve(socket);
     }),
   );
@@ -326,8 +339,9 @@ async function burst(port: number, from: string, n: number, accepted: () => Prom
 const STALLED_HEAD_MS = connectionCaps().headMs;
 
 /**
- * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected
- * gives way to any newcomer (decision 0186); a younger one, or a slow upload, only to a newcomer whose
+ * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected,
+ * or whose body has come slower than `bodyBytesPerSecond` since its first second, gives way to any
+ * newcomer (decisions 0186, 0201); a younger one, or an upload that moves, only to a newcomer whose
  * address holds two fewer than its own (decision 0189).
  */
 const atTheCap: {
@@ -392,14 +406,28 @@ const atTheCap: {
     cut: [[0, 0]],
   },
   {
-    name: 'a slow upload is not taken by a newcomer from an address holding as many',
+    name: 'an upload that moves is not taken by a newcomer from an address holding as many',
     held: Array.from({ length: 8 }, () => ['upload']),
     newcomer: { from: '127.0.9.100', connections: 1 },
     served: 0,
     cut: [],
   },
   {
-    name: 'stalled heads give way before slow uploads',
+    name: 'one stalled upload per address: a newcomer from a new address takes the oldest',
+    held: Array.from({ length: 8 }, () => ['stalled upload']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a stalled upload gives way before an upload that moves, whatever the counts',
+    held: [['upload', 'upload', 'upload'], ['upload'], ['stalled upload'], ['upload'], ['upload']],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[2, 0]],
+  },
+  {
+    name: 'stalled heads give way before uploads that move',
     held: [['upload', 'upload', 'upload'], ['upload'], ['silent'], ['upload'], ['slow head'], ['upload']],
     newcomer: { from: '127.0.9.100', connections: 2 },
     served: 2,
@@ -409,7 +437,7 @@ const atTheCap: {
     ],
   },
   {
-    name: 'with no stalled head, a slow upload of an address holding two more than the newcomer gives way',
+    name: 'with no stalled head, an upload that moves of an address holding two more than the newcomer gives way',
     held: [
       ['upload', 'upload', 'upload', 'upload', 'upload', 'upload'],
       ['upload', 'upload'],
@@ -435,7 +463,13 @@ for (const row of atTheCap)
     const metrics = new Metrics();
     const total = row.held.flat().length;
     const app = await demoServer({
-      connections: { total, perAddress: total, reserved: 0, ...(row.aged === false ? { headMs: 60_000 } : {}) },
+      connections: {
+        total,
+        perAddress: total,
+        reserved: 0,
+        bodyBytesPerSecond: BODY_RATE,
+        ...(row.aged === false ? { headMs: 60_000 } : {}),
+      },
       metrics,
     });
     const port = await listening(t, app);
@@ -524,7 +558,7 @@ t.test(
 t.test(
   'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',
   async (t) => {
-    const deadline = { firstByteMs: 10_000, headMs: 1_000 };
+    const deadline = { firstByteMs: 10_000, headMs: 1_000, bodyBytesPerSecond: 1_024 };
     t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256, reserved: 16, ...deadline });
     t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64, reserved: 16, ...deadline });
     t.same(
@@ -543,6 +577,7 @@ t.test(
       reserved: 6,
       firstByteMs: 500,
       headMs: 1_000,
+      bodyBytesPerSecond: 1_024,
     });
   },
 );

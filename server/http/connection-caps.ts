@@ -24,6 +24,12 @@ export interface ConnectionCaps {
    * (docs/decisions/0186-stalled-heads-give-way.md). A younger one never gives way as a stalled head.
    */
   headMs: number;
+  /**
+   * A request whose body has come slower than this, on average, since `headMs` after its head was
+   * whole gives its place to any newcomer at the total cap, as a stalled head does
+   * (docs/decisions/0201-stalled-bodies-give-way.md); an upload that moves keeps it.
+   */
+  bodyBytesPerSecond: number;
 }
 
 /** The peers the reserved places are for: this machine itself, as its health probes connect. */
@@ -60,8 +66,11 @@ interface Held {
   answeredInRead: number;
   /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
   upgraded?: boolean;
-  /** The latest request received and its answer: whether it has been sent whole, whether answered. */
-  last?: { request: IncomingMessage; response: ServerResponse };
+  /**
+   * The latest request received and its answer (whether it has been sent whole, whether answered),
+   * when its head was whole and what the connection had read by then: its body's progress since.
+   */
+  last?: { request: IncomingMessage; response: ServerResponse; since: number; read: number };
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
@@ -87,7 +96,8 @@ interface Held {
  * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
  * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
  * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
- * whatever the address counts (decision 0186): one such connection per address no longer holds it.
+ * whatever the address counts (decision 0186): one such connection per address no longer holds it;
+ * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201).
  */
 export function capConnections(
   server: Server,
@@ -140,16 +150,26 @@ export function capConnections(
     return false;
   };
 
-  /** Whether it has waited for its request head `headMs` or more: never one just accepted. */
-  const stalledHead = (state: Held | undefined, now: number): state is Held =>
-    state !== undefined && !state.upgraded && state.requests === 0 && now - state.headSince >= caps.headMs;
+  /**
+   * Whether it has stalled: waited for its request head `headMs` or more (never one just accepted),
+   * or received its latest request's body, from `headMs` after the head on, slower than
+   * `bodyBytesPerSecond` (the bytes in the head's own read do not count).
+   */
+  const stalled = (socket: Socket, state: Held | undefined, now: number): state is Held => {
+    if (!state || state.upgraded) return false;
+    if (state.requests === 0) return now - state.headSince >= caps.headMs;
+    const last = state.last;
+    if (!last || last.request.complete || last.response.headersSent) return false;
+    const past = now - last.since - caps.headMs;
+    return past > 0 && socket.bytesRead - last.read < (caps.bodyBytesPerSecond * past) / 1_000;
+  };
 
   /**
-   * Closes the oldest connection with a stalled head of the address holding the most of any that have
-   * one; false when there is none. A walk over every counted connection, only when the server is full
-   * and nothing is idle or ended.
+   * Closes the oldest stalled connection of the address holding the most of any that have one; false
+   * when there is none. A walk over every counted connection, only when the server is full and
+   * nothing is idle or ended.
    */
-  const closeStalledHead = (): boolean => {
+  const closeStalled = (): boolean => {
     const now = Date.now();
     let chosen: Socket | undefined;
     let count = 0;
@@ -157,7 +177,7 @@ export function capConnections(
       const n = perAddress.get(address) ?? 0;
       if (n <= count) continue;
       for (const socket of mine)
-        if (stalledHead(held.get(socket), now)) {
+        if (stalled(socket, held.get(socket), now)) {
           chosen = socket;
           count = n;
           break;
@@ -216,7 +236,7 @@ export function capConnections(
     }
     const read = state.read;
     state.requests++;
-    state.last = { request, response };
+    state.last = { request, response, since: Date.now(), read: socket.bytesRead };
     idle.delete(socket);
     response.once('finish', () => {
       state.requests--;
@@ -271,7 +291,7 @@ export function capConnections(
         : open >= total &&
             !closeEnded() &&
             !closeLongestIdle() &&
-            !closeStalledHead() &&
+            !closeStalled() &&
             !closeOldestIncomplete(fromAddress + 1)
           ? 'total'
           : undefined;
@@ -350,7 +370,8 @@ function stopParsingOnceClosed(socket: Socket): void {
  * descriptors the process may open (the rest for files, upstreams and Redis), at most 10,000; the
  * per-address cap to an eighth of the total, at most 256, so it takes eight addresses to fill it;
  * the probes' reserve to a sixteenth, at most 16; the first byte to 10 s, as headers get; a stalled
- * head to 1 s, many round trips of a slow link.
+ * head to 1 s, many round trips of a slow link; a body to 1 KB a second, under half of what the
+ * slowest mobile link (GPRS, 20 kbit/s) uploads (decision 0201).
  */
 export function connectionCaps(
   configured: Partial<ConnectionCaps> = {},
@@ -363,6 +384,7 @@ export function connectionCaps(
     reserved: configured.reserved ?? Math.min(16, Math.floor(total / 16)),
     firstByteMs: configured.firstByteMs ?? 10_000,
     headMs: configured.headMs ?? 1_000,
+    bodyBytesPerSecond: configured.bodyBytesPerSecond ?? 1_024,
   };
 }
 

@@ -267,21 +267,33 @@ await hostileCase(
   },
 );
 
+/** What an attacker's connection sends, and keeps sending a byte of each second ('slow' kinds). */
+type Incomplete = 'silent' | 'slow head' | 'silent body' | 'slow body';
+const INCOMPLETE: Record<Incomplete, string> = {
+  silent: '',
+  'slow head': `GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `,
+  'silent body': `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n`,
+  'slow body': `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`,
+};
+
 /**
- * Connections that each send nothing (silent) or half a head, and come back when the server closes
- * them: the attackers of cases 78 and 87. `stop` ends them for good.
+ * Connections that each send nothing, half a head, or a whole head and no body or a byte of it a
+ * second, and come back when the server closes them: the attackers of cases 78, 87 and 91. `stop`
+ * ends them for good.
  */
 function incompleteAttackers(t: Test) {
   let attacking = true;
   const attackers = new Set<Socket>();
-  const attack = (from: string, silent: boolean) => {
+  const attack = (from: string, kind: Incomplete) => {
     if (!attacking) return;
     void open(t, port, from).then((socket) => {
       attackers.add(socket);
-      if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+      if (INCOMPLETE[kind]) socket.write(INCOMPLETE[kind]);
+      const trickle = kind === 'slow body' ? setInterval(() => socket.write(' '), 1_000) : undefined;
       socket.once('close', () => {
+        clearInterval(trickle);
         attackers.delete(socket);
-        attack(from, silent);
+        attack(from, kind);
       });
       socket.resume();
     });
@@ -301,7 +313,8 @@ await hostileCase(
     const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // 10 addresses × their cap: more than every place but the probes'.
-    for (let a = 1; a <= 10; a++) for (let k = 0; k < PER_ADDRESS; k++) attack(`127.0.8.${a}`, k % 2 === 0);
+    for (let a = 1; a <= 10; a++)
+      for (let k = 0; k < PER_ADDRESS; k++) attack(`127.0.8.${a}`, k % 2 === 0 ? 'silent' : 'slow head');
     await until(async () => (await server.metric('vitrine_connections_open')) >= 380, {
       what: 'the attackers to hold the cap',
     });
@@ -327,7 +340,8 @@ await hostileCase(
     const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
-    for (let a = 0; a < 384; a++) attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0);
+    for (let a = 0; a < 384; a++)
+      attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0 ? 'silent' : 'slow head');
     await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
       what: 'the attackers to hold the cap',
     });
@@ -362,6 +376,57 @@ await hostileCase(
     );
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `stalled heads made room (${madeRoom} closed)`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '91. one POST per address whose body never comes, or comes a byte a second, from as many addresses as places, fills the cap; a visitor from another is still served, an upload that moves finishes',
+  async (t) => {
+    const { attack, stop } = incompleteAttackers(t);
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
+    for (let a = 0; a < 384; a++)
+      attack(`127.0.${40 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0 ? 'silent body' : 'slow body');
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Past the first second of a body, which no rule judges.
+    const full = Date.now();
+    await until(() => Date.now() - full > 1_000, { what: 'the held bodies to stall' });
+    // A visitor's upload, 12 KB at about 6 KB a second: its body moves, so it keeps its place.
+    const document = JSON.stringify({ query: '{__typename}' });
+    const body = document.padEnd(12 * 1_024, ' ');
+    const uploader = await open(t, port, '127.0.45.251');
+    let uploaded = '';
+    uploader.on('data', (chunk) => {
+      uploaded += chunk;
+    });
+    uploader.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    let sent = 0;
+    const moving = setInterval(() => {
+      uploader.write(body.slice(sent, sent + 1_024));
+      sent += 1_024;
+      if (sent >= body.length) clearInterval(moving);
+    }, 150);
+    t.teardown(() => clearInterval(moving));
+    const upload = closedByServer(uploader).then(() => Number(uploaded.split(' ')[1] ?? 0) || 0);
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.45.250' })).status);
+    const uploadStatus = await upload;
+    stop();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(uploadStatus, 200, 'the upload that moved was answered');
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `stalled bodies made room (${madeRoom} closed)`);
   },
 );
 
