@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
+import { ABANDONED_HEADS_CHURN, connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
 
 /** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
 
@@ -29,6 +29,14 @@ function hold(t: Test, port: number, from: string): Promise<Socket> {
       resolve(socket);
     }),
   );
+}
+
+/** A connection from `from` that sends nothing; resolves once it is open. */
+function quiet(t: Test, port: number, from: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) => socket.once('connect', () => resolve(socket)));
 }
 
 /** A kept-alive connection from `from` that has had one answer and sends nothing more; resolves once answered. */
@@ -127,8 +135,8 @@ t.test('the total cap holds against many addresses; a trusted proxy counts only 
   // The proxy carries many visitors: past the per-address cap, still served.
   const proxied = await Promise.all(Array.from({ length: 6 }, () => hold(t, port, '127.0.0.9')));
   t.equal(await status(port, '127.0.0.9'), 200, 'a seventh connection from the proxy');
-  // One each from six addresses: no address holds more than a newcomer would, so none gives way.
-  await Promise.all(Array.from({ length: 6 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
+  // One each from six addresses, silent and young: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 6 }, (_, i) => quiet(t, port, `127.0.1.${i + 1}`)));
   // 6 + 6: full once the server has seen the seventh proxied connection close.
   t.ok(
     await until(async () => (await status(port, '127.0.0.5')) === 0, { what: 'the refusal' }),
@@ -269,15 +277,17 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
 });
 
 /**
- * What a held connection sends and then holds: nothing, half a head, a whole head and part of a body
- * that keeps coming (an upload that moves), or one that stopped coming.
+ * What a held connection sends and then holds: nothing, half a head, a whole request answered and
+ * half the next head (kept alive), a whole head and part of a body that keeps coming (an upload that
+ * moves), or one that stopped coming.
  */
-type Held = 'silent' | 'slow head' | 'upload' | 'stalled upload';
+type Held = 'silent' | 'slow head' | 'next head' | 'upload' | 'stalled upload';
 const UPLOAD =
   'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
   silent: '',
   'slow head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
+  'next head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n',
   upload: UPLOAD,
   'stalled upload': UPLOAD,
 };
@@ -292,6 +302,11 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
   return new Promise((resolve) =>
     socket.once('connect', () => {
       if (HELD[kind]) socket.write(HELD[kind]);
+      if (kind === 'next head') {
+        // Answered, then half of its next head: the connection is kept alive.
+        socket.once('data', () => socket.write(HELD['slow head'], () => resolve(socket)));
+        return;
+      }
       if (kind === 'upload') {
         // 500 bytes a second of its 16,000: it outlasts the test.
         const moving = setInterval(() => socket.write(' '.repeat(BODY_RATE)), 100);
@@ -350,6 +365,8 @@ const atTheCap: {
   held: Held[][];
   /** False: the newcomer comes while every held connection is younger than `headMs`. */
   aged?: boolean;
+  /** Per address: heads it began and abandoned (closed half sent) just before it held its connections. */
+  abandoned?: number[];
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -404,6 +421,51 @@ const atTheCap: {
     newcomer: { from: '127.0.9.2', connections: 1 },
     served: 1,
     cut: [[0, 0]],
+  },
+  {
+    name: 'a head that has begun to come gives way at any age: a browser sends its head whole',
+    held: Array.from({ length: 8 }, () => ['slow head']),
+    aged: false,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a kept-alive connection whose next head has begun gives way at any age',
+    held: Array.from({ length: 8 }, () => ['next head']),
+    aged: false,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: `young silent connections of an address that abandoned ${ABANDONED_HEADS_CHURN} heads give way`,
+    held: Array.from({ length: 8 }, () => ['silent']),
+    aged: false,
+    abandoned: [0, 0, 0, ABANDONED_HEADS_CHURN],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[3, 0]],
+  },
+  {
+    name: `young silent connections of an address that abandoned ${ABANDONED_HEADS_CHURN - 1} heads do not`,
+    held: Array.from({ length: 8 }, () => ['silent']),
+    aged: false,
+    abandoned: [0, 0, 0, ABANDONED_HEADS_CHURN - 1],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
+    name: 'of stalled heads, those of the address that abandoned the most heads give way first, before older ones',
+    held: [['slow head'], ['slow head'], ['slow head'], ['slow head']],
+    abandoned: [0, 1, 2, 0],
+    newcomer: { from: '127.0.9.100', connections: 2 },
+    served: 2,
+    cut: [
+      [2, 0],
+      [1, 0],
+    ],
   },
   {
     name: 'an upload that moves is not taken by a newcomer from an address holding as many',
@@ -473,6 +535,10 @@ for (const row of atTheCap)
       metrics,
     });
     const port = await listening(t, app);
+    const open = async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1];
+    for (const [a, n] of (row.abandoned ?? []).entries())
+      for (let i = 0; i < n; i++) (await holding(t, port, `127.0.9.${a + 1}`, 'slow head')).destroy();
+    await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];
     for (const [a, kinds] of row.held.entries()) {
@@ -480,12 +546,7 @@ for (const row of atTheCap)
       for (const kind of kinds) mine.push(await holding(t, port, `127.0.9.${a + 1}`, kind));
       held.push(mine);
     }
-    await until(
-      async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1] === String(total),
-      {
-        what: 'every held connection counted',
-      },
-    );
+    await until(async () => (await open()) === String(total), { what: 'every held connection counted' });
     if (row.aged !== false) {
       const since = Date.now();
       await until(() => Date.now() - since > STALLED_HEAD_MS, { what: 'the held connections to age' });
@@ -597,8 +658,8 @@ t.test('a connection that sends nothing is closed at the first-byte deadline; re
 t.test('the reserved places are for this machine itself: the probe gets in when the rest is full', async (t) => {
   const app = await demoServer({ connections: { total: 12, perAddress: 4, reserved: 2 } });
   const port = await listening(t, app);
-  // One each from ten addresses: no address holds more than a newcomer would, so none gives way.
-  await Promise.all(Array.from({ length: 10 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
+  // One each from ten addresses, silent and young: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 10 }, (_, i) => quiet(t, port, `127.0.1.${i + 1}`)));
   t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
   t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
 });

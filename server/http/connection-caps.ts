@@ -21,7 +21,9 @@ export interface ConnectionCaps {
   /**
    * A connection whose request head is not whole this long after it connected (or after its last
    * answer) gives its place to any newcomer at the total cap: a browser sends its head in one packet
-   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one never gives way as a stalled head.
+   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one does only once its head has begun
+   * to come, or when its address keeps abandoning heads (decision 0202); a young silent one is a
+   * visitor's head a round trip away.
    */
   headMs: number;
   /**
@@ -51,6 +53,16 @@ export type ConnectionCut = 'pipelined' | 'incomplete';
  * read is parsed still counts until the client sends again, whatever its body (decision 0190).
  */
 export const IN_FLIGHT_MAX = 4;
+
+/**
+ * Heads an address may abandon (connections closed, by either end, before a head was whole) within
+ * `ABANDONED_HEADS_MS` and still have its young silent connections spared at the cap
+ * (docs/decisions/0202-begun-and-abandoned-heads-give-way.md): a browser abandons
+ * one now and then (an unused preconnect, the loser of a connection race), an attacker renewing its
+ * connections within the second one a second.
+ */
+export const ABANDONED_HEADS_CHURN = 3;
+const ABANDONED_HEADS_MS = 30_000;
 
 /** What the caps know of a connection they admitted. */
 interface Held {
@@ -97,7 +109,10 @@ interface Held {
  * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
  * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
  * whatever the address counts (decision 0186): one such connection per address no longer holds it;
- * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201).
+ * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201),
+ * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
+ * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
+ * within the second no longer holds a place.
  */
 export function capConnections(
   server: Server,
@@ -150,14 +165,35 @@ export function capConnections(
     return false;
   };
 
+  // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
+  const abandoned = new Map<string, number[]>();
+  let sweptAt = Date.now();
+
+  /** Heads `group` abandoned within ABANDONED_HEADS_MS, up to ABANDONED_HEADS_CHURN. */
+  const abandonedHeads = (group: string, now: number): number =>
+    abandoned.get(group)?.filter((at) => now - at < ABANDONED_HEADS_MS).length ?? 0;
+
+  /** Notes a head `group` abandoned; forgets, once a window, the addresses that abandoned none within it. */
+  const noteAbandoned = (group: string, now: number): void => {
+    const times = (abandoned.get(group) ?? []).filter((at) => now - at < ABANDONED_HEADS_MS);
+    times.push(now);
+    abandoned.set(group, times.slice(-ABANDONED_HEADS_CHURN));
+    if (now - sweptAt < ABANDONED_HEADS_MS) return;
+    sweptAt = now;
+    for (const [other, at] of abandoned) if (now - (at.at(-1) ?? 0) >= ABANDONED_HEADS_MS) abandoned.delete(other);
+  };
+
   /**
-   * Whether it has stalled: waited for its request head `headMs` or more (never one just accepted),
-   * or received its latest request's body, from `headMs` after the head on, slower than
-   * `bodyBytesPerSecond` (the bytes in the head's own read do not count).
+   * Whether it gives way to any newcomer: waiting for its request head and that head has begun to
+   * come (a browser sends it whole: decision 0202), or its address is churning (abandoned
+   * ABANDONED_HEADS_CHURN heads lately), or it has waited `headMs` or more (never a silent one just
+   * accepted, decision 0186); or it has received its latest request's body, from `headMs` after the
+   * head on, slower than `bodyBytesPerSecond` (the bytes in the head's own read do not count, 0201).
    */
-  const stalled = (socket: Socket, state: Held | undefined, now: number): state is Held => {
+  const stalled = (socket: Socket, state: Held | undefined, now: number, churning: boolean): state is Held => {
     if (!state || state.upgraded) return false;
-    if (state.requests === 0) return now - state.headSince >= caps.headMs;
+    if (state.requests === 0)
+      return churning || socket.bytesRead > state.readAtIdle || now - state.headSince >= caps.headMs;
     const last = state.last;
     if (!last || last.request.complete || last.response.headersSent) return false;
     const past = now - last.since - caps.headMs;
@@ -165,21 +201,22 @@ export function capConnections(
   };
 
   /**
-   * Closes the oldest stalled connection of the address holding the most of any that have one; false
-   * when there is none. A walk over every counted connection, only when the server is full and
-   * nothing is idle or ended.
+   * Closes the oldest stalled connection of the address that abandoned the most heads lately, then
+   * of the one holding the most, of any that have one; false when there is none. A walk over every
+   * counted connection, only when the server is full and nothing is idle or ended.
    */
   const closeStalled = (): boolean => {
     const now = Date.now();
     let chosen: Socket | undefined;
-    let count = 0;
-    for (const [address, mine] of byAddress) {
-      const n = perAddress.get(address) ?? 0;
-      if (n <= count) continue;
+    let best = { churn: -1, count: 0 };
+    for (const [group, mine] of byAddress) {
+      const churn = abandonedHeads(group, now);
+      const count = perAddress.get(group) ?? 0;
+      if (churn < best.churn || (churn === best.churn && count <= best.count)) continue;
       for (const socket of mine)
-        if (stalled(socket, held.get(socket), now)) {
+        if (stalled(socket, held.get(socket), now, churn >= ABANDONED_HEADS_CHURN)) {
           chosen = socket;
-          count = n;
+          best = { churn, count };
           break;
         }
     }
@@ -324,6 +361,9 @@ export function capConnections(
         ended.delete(socket);
         open--;
         if (trusted) return;
+        // Closed before a head was whole: it never sent one, or its next one had begun.
+        if (!state.upgraded && state.requests === 0 && (!state.last || socket.bytesRead > state.readAtIdle))
+          noteAbandoned(group, Date.now());
         const left = (perAddress.get(group) ?? 1) - 1;
         const mine = byAddress.get(group);
         mine?.delete(socket);

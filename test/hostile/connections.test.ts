@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
+import { ABANDONED_HEADS_CHURN } from '../../server/http/connection-caps.ts';
 import { until } from '../until.ts';
 import {
   ATTACKER,
@@ -278,31 +279,77 @@ const INCOMPLETE: Record<Incomplete, string> = {
 
 /**
  * Connections that each send nothing, half a head, or a whole head and no body or a byte of it a
- * second, and come back when the server closes them: the attackers of cases 78, 87 and 91. `stop`
- * ends them for good.
+ * second, and come back when they are closed: the attackers of cases 78, 87, 91 and 92. With
+ * `lifeMs`, each closes itself that long after it connected (renewed before a rule judges it).
+ * `made(from)` counts the connections an address has opened; `stop` ends them for good.
  */
 function incompleteAttackers(t: Test) {
   let attacking = true;
   const attackers = new Set<Socket>();
-  const attack = (from: string, kind: Incomplete) => {
+  const opened = new Map<string, number>();
+  const attack = (from: string, kind: Incomplete, lifeMs?: number) => {
     if (!attacking) return;
     void open(t, port, from).then((socket) => {
       attackers.add(socket);
+      opened.set(from, (opened.get(from) ?? 0) + 1);
       if (INCOMPLETE[kind]) socket.write(INCOMPLETE[kind]);
       const trickle = kind === 'slow body' ? setInterval(() => socket.write(' '), 1_000) : undefined;
+      const renew = lifeMs === undefined ? undefined : setTimeout(() => socket.destroy(), lifeMs);
       socket.once('close', () => {
         clearInterval(trickle);
+        clearTimeout(renew);
         attackers.delete(socket);
-        attack(from, kind);
+        attack(from, kind, lifeMs);
       });
       socket.resume();
     });
   };
-  const stop = () => {
+  const stop = async () => {
     attacking = false;
     for (const socket of attackers) socket.destroy();
+    await until(async () => (await server.metric('vitrine_connections_open')) < 50, {
+      what: 'the attackers to be let go of',
+    });
   };
-  return { attack, stop };
+  return { attack, made: (from: string) => opened.get(from) ?? 0, stop };
+}
+
+/** The status of a page request sent in `pieces` spread evenly over `spreadMs` on a new connection (0: closed unanswered). */
+async function pageInPieces(t: Test, from: string, pieces: number, spreadMs: number): Promise<number> {
+  const socket = await open(t, port, from);
+  socket.setNoDelay(true);
+  let data = '';
+  socket.on('data', (chunk) => {
+    data += chunk;
+  });
+  const head = `GET / HTTP/1.1\r\nHost: ${HOST}\r\nUser-Agent: slow-mobile\r\nAccept: text/html\r\nConnection: close\r\n\r\n`;
+  const size = Math.ceil(head.length / pieces);
+  const timers = Array.from({ length: pieces }, (_, i) =>
+    setTimeout(
+      () => {
+        if (!socket.destroyed) socket.write(head.slice(i * size, (i + 1) * size));
+      },
+      pieces > 1 ? (spreadMs * i) / (pieces - 1) : 0,
+    ),
+  );
+  await closedByServer(socket);
+  for (const timer of timers) clearTimeout(timer);
+  return Number(data.split(' ')[1] ?? 0) || 0;
+}
+
+/** The statuses of a browser's burst: six connections opened at once, a page request on each. */
+async function browserBurst(t: Test, from: string): Promise<number[]> {
+  const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, from)));
+  return Promise.all(
+    burst.map((socket) => {
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+      });
+      socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
+      return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
+    }),
+  );
 }
 
 await hostileCase(
@@ -321,7 +368,7 @@ await hostileCase(
     const pages = [];
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.8.250' })).status);
-    stop();
+    await stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -351,19 +398,8 @@ await hostileCase(
     const pages = [];
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.30.250' })).status);
-    // A browser opens six connections at once and sends a head on each.
-    const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, '127.0.30.251')));
-    const answers = await Promise.all(
-      burst.map((socket) => {
-        let data = '';
-        socket.on('data', (chunk) => {
-          data += chunk;
-        });
-        socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
-        return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
-      }),
-    );
-    stop();
+    const answers = await browserBurst(t, '127.0.30.251');
+    await stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -418,7 +454,7 @@ await hostileCase(
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.45.250' })).status);
     const uploadStatus = await upload;
-    stop();
+    await stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -427,6 +463,137 @@ await hostileCase(
     t.equal(uploadStatus, 200, 'the upload that moved was answered');
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `stalled bodies made room (${madeRoom} closed)`);
+  },
+);
+
+/** 384 addresses, one place each: every place but the probes' (400 − 16), no address above another. */
+const EVERY_PLACE = Array.from(
+  { length: 384 },
+  (_, a) => (base: number) => `127.0.${base + Math.floor(a / 200)}.${(a % 200) + 1}`,
+);
+
+await hostileCase(
+  t,
+  server,
+  '92. one slow-header or silent connection per address, renewed by its client within the second, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    const { attack, made, stop } = incompleteAttackers(t);
+    const attackers = EVERY_PLACE.map((address) => address(60));
+    for (const [a, from] of attackers.entries()) attack(from, a % 2 === 0 ? 'silent' : 'slow head', 900);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Each address has abandoned heads again and again, never one a second old.
+    await until(() => attackers.every((from) => made(from) > ABANDONED_HEADS_CHURN), {
+      what: 'every attacker to renew its connection',
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.250' })).status);
+    const answers = await browserBurst(t, '127.0.50.251');
+    await stop();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(
+      answers.filter((status) => status === 200).length,
+      6,
+      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
+    );
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '92b. one kept-alive connection per address whose every head comes in pieces over 0.8 s, from as many addresses as places: a visitor from another is still served',
+  async (t) => {
+    let attacking = true;
+    const answered = new Map<string, number>();
+    const attackers = new Set<Socket>();
+    const parts = ['GET /healthcheck HTTP/1.1\r\n', `Host: ${HOST}\r\n`, 'X-A: b\r\n', '\r\n'];
+    const attack = (from: string) => {
+      if (!attacking) return;
+      void open(t, port, from).then((socket) => {
+        attackers.add(socket);
+        socket.setNoDelay(true);
+        const timers: NodeJS.Timeout[] = [];
+        // The next head begins the moment an answer ends, and ends 0.8 s later: never idle, never a second old.
+        const send = () => {
+          socket.write(parts[0] ?? '');
+          for (const [i, part] of parts.entries())
+            if (i > 0)
+              timers.push(
+                setTimeout(
+                  () => {
+                    if (!socket.destroyed) socket.write(part);
+                  },
+                  (800 * i) / (parts.length - 1),
+                ),
+              );
+        };
+        let read = '';
+        socket.on('data', (chunk) => {
+          read += chunk;
+          for (let end = read.indexOf('\r\n\r\n'); end >= 0; end = read.indexOf('\r\n\r\n')) {
+            const length = Number(/content-length: *(\d+)/i.exec(read)?.[1] ?? 0);
+            if (read.length < end + 4 + length) break;
+            read = read.slice(end + 4 + length);
+            answered.set(from, (answered.get(from) ?? 0) + 1);
+            send();
+          }
+        });
+        socket.once('close', () => {
+          for (const timer of timers) clearTimeout(timer);
+          attackers.delete(socket);
+          attack(from);
+        });
+        send();
+      });
+    };
+    const from = EVERY_PLACE.map((address) => address(62));
+    for (const address of from) attack(address);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    await until(() => from.every((address) => (answered.get(address) ?? 0) >= 1), {
+      what: 'every attacker to have had an answer and begun its next head',
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.252' })).status);
+    attacking = false;
+    for (const socket of attackers) socket.destroy();
+    await until(async () => (await server.metric('vitrine_connections_open')) < 50, {
+      what: 'the attackers to be let go of',
+    });
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '92c. a visitor whose head takes 1.5 s is served beside slow-header connections renewed every 1.1 s from as many addresses as places',
+  async (t) => {
+    const { attack, made, stop } = incompleteAttackers(t);
+    const attackers = EVERY_PLACE.map((address) => address(64));
+    for (const from of attackers) attack(from, 'slow head', 1_100);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    await until(() => attackers.every((from) => made(from) > 1), { what: 'every attacker to renew its connection' });
+    // Oldest first, the visitor's stalled head was the one to go, 9 times of 9.
+    const slow = [];
+    for (let i = 0; i < 3; i++) slow.push(await pageInPieces(t, '127.0.50.253', 5, 1_500));
+    await stop();
+    t.same(slow, [200, 200, 200], `a head sent in 5 pieces over 1.5 s, 3 times: ${slow.join(' ')}`);
   },
 );
 
