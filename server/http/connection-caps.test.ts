@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
+import { ABANDONED_HEADS_CHURN, connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
 
 /** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
 
@@ -29,6 +29,14 @@ function hold(t: Test, port: number, from: string): Promise<Socket> {
       resolve(socket);
     }),
   );
+}
+
+/** A connection from `from` that sends nothing; resolves once it is open. */
+function quiet(t: Test, port: number, from: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) => socket.once('connect', () => resolve(socket)));
 }
 
 /** A kept-alive connection from `from` that has had one answer and sends nothing more; resolves once answered. */
@@ -84,14 +92,51 @@ t.test('one address holds at most its cap; others are still served; a closed one
   );
 });
 
+/**
+ * Relabels the peers the server sees: a connection from 127.0.N.x (a loopback address this machine
+ * has) arrives as `as(x)`, so a test can hold connections "from" IPv6 addresses it cannot bind
+ * without root. Only the label changes: the connection, its requests and answers are real.
+ */
+function relabelPeers(app: FastifyInstance, net: string, as: (x: number) => string): void {
+  app.server.prependListener('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '';
+    if (peer.startsWith(`${net}.`))
+      Object.defineProperty(socket, 'remoteAddress', { value: as(Number(peer.split('.')[3])) });
+  });
+}
+
+t.test('IPv6 addresses count by their /64 at the per-address cap; an IPv4-mapped address as itself', async (t) => {
+  const metrics = new Metrics();
+  const app = await demoServer({ connections: { total: 40, perAddress: 4, reserved: 0 }, metrics });
+  // One host is handed a whole /64: eight of its addresses are one client.
+  relabelPeers(app, '127.0.64', (x) => `2001:db8:a13:1::${x.toString(16)}`);
+  // Eight /64s, eight clients.
+  relabelPeers(app, '127.0.65', (x) => `2001:db8:b13:${x.toString(16)}::1`);
+  // IPv4 through an IPv6 listener: its own address, never one group of ::ffff:0:0/96.
+  relabelPeers(app, '127.0.66', (x) => `::ffff:198.51.100.${x}`);
+  const port = await listening(t, app);
+  const refused = async () =>
+    Number(
+      /vitrine_connections_refused_total\{reason="per_address"\} (\d+)/.exec((await metrics.text()).body)?.[1] ?? 0,
+    );
+  for (let x = 1; x <= 4; x++) await hold(t, port, `127.0.64.${x}`);
+  t.equal(await status(port, '127.0.64.5'), 0, 'a fifth address of the same /64 is closed unanswered');
+  t.equal(await refused(), 1, 'refused at the per-address cap');
+  for (let x = 1; x <= 5; x++) await hold(t, port, `127.0.65.${x}`);
+  t.equal(await status(port, '127.0.65.6'), 200, 'addresses of six /64s, one each: served');
+  for (let x = 1; x <= 5; x++) await hold(t, port, `127.0.66.${x}`);
+  t.equal(await status(port, '127.0.66.6'), 200, 'six IPv4-mapped addresses, one each: served');
+  t.equal(await refused(), 1, 'no other refusal');
+});
+
 t.test('the total cap holds against many addresses; a trusted proxy counts only toward the total', async (t) => {
   const app = await demoServer({ connections: { total: 12, perAddress: 4 }, trustProxy: '127.0.0.9' });
   const port = await listening(t, app);
   // The proxy carries many visitors: past the per-address cap, still served.
   const proxied = await Promise.all(Array.from({ length: 6 }, () => hold(t, port, '127.0.0.9')));
   t.equal(await status(port, '127.0.0.9'), 200, 'a seventh connection from the proxy');
-  // One each from six addresses: no address holds more than a newcomer would, so none gives way.
-  await Promise.all(Array.from({ length: 6 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
+  // One each from six addresses, silent and young: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 6 }, (_, i) => quiet(t, port, `127.0.1.${i + 1}`)));
   // 6 + 6: full once the server has seen the seventh proxied connection close.
   t.ok(
     await until(async () => (await status(port, '127.0.0.5')) === 0, { what: 'the refusal' }),
@@ -231,14 +276,23 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
   t.equal(parsed, IN_FLIGHT_MAX + 1, `${parsed} of 2,000 requests parsed: the bound and the one past it`);
 });
 
-/** What an attacker's connection sends and then holds: nothing, half a head, or a whole head and part of its body. */
-type Held = 'silent' | 'slow head' | 'upload';
+/**
+ * What a held connection sends and then holds: nothing, half a head, a whole request answered and
+ * half the next head (kept alive), a whole head and part of a body that keeps coming (an upload that
+ * moves), or one that stopped coming.
+ */
+type Held = 'silent' | 'slow head' | 'next head' | 'upload' | 'stalled upload';
+const UPLOAD =
+  'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
   silent: '',
   'slow head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
-  upload:
-    'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":',
+  'next head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n',
+  upload: UPLOAD,
+  'stalled upload': UPLOAD,
 };
+/** The body rate of the tests' caps: a moving upload sends ten times as much, so a loaded machine's late timers never make it look stalled. */
+const BODY_RATE = 50;
 
 /** A connection from `from` holding `kind`; resolves once it is open. */
 function holding(t: Test, port: number, from: string, kind: Held): Promise<Socket> {
@@ -248,6 +302,17 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
   return new Promise((resolve) =>
     socket.once('connect', () => {
       if (HELD[kind]) socket.write(HELD[kind]);
+      if (kind === 'next head') {
+        // Answered, then half of its next head: the connection is kept alive.
+        socket.once('data', () => socket.write(HELD['slow head'], () => resolve(socket)));
+        return;
+      }
+      if (kind === 'upload') {
+        // 500 bytes a second of its 16,000: it outlasts the test.
+        const moving = setInterval(() => socket.write(' '.repeat(BODY_RATE)), 100);
+        socket.once('close', () => clearInterval(moving));
+        t.teardown(() => clearInterval(moving));
+      }
       resolve(socket);
     }),
   );
@@ -289,8 +354,9 @@ async function burst(port: number, from: string, n: number, accepted: () => Prom
 const STALLED_HEAD_MS = connectionCaps().headMs;
 
 /**
- * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected
- * gives way to any newcomer (decision 0186); a younger one, or a slow upload, only to a newcomer whose
+ * At the total cap with none idle: a connection whose head is not whole `headMs` after it connected,
+ * or whose body has come slower than `bodyBytesPerSecond` since its first second, gives way to any
+ * newcomer (decisions 0186, 0201); a younger one, or an upload that moves, only to a newcomer whose
  * address holds two fewer than its own (decision 0189).
  */
 const atTheCap: {
@@ -299,6 +365,8 @@ const atTheCap: {
   held: Held[][];
   /** False: the newcomer comes while every held connection is younger than `headMs`. */
   aged?: boolean;
+  /** Per address: heads it began and abandoned (closed half sent) just before it held its connections. */
+  abandoned?: number[];
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -355,14 +423,73 @@ const atTheCap: {
     cut: [[0, 0]],
   },
   {
-    name: 'a slow upload is not taken by a newcomer from an address holding as many',
+    name: 'a head that has begun to come gives way at any age: a browser sends its head whole',
+    held: Array.from({ length: 8 }, () => ['slow head']),
+    aged: false,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a kept-alive connection whose next head has begun gives way at any age',
+    held: Array.from({ length: 8 }, () => ['next head']),
+    aged: false,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: `young silent connections of an address that abandoned ${ABANDONED_HEADS_CHURN} heads give way`,
+    held: Array.from({ length: 8 }, () => ['silent']),
+    aged: false,
+    abandoned: [0, 0, 0, ABANDONED_HEADS_CHURN],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[3, 0]],
+  },
+  {
+    name: `young silent connections of an address that abandoned ${ABANDONED_HEADS_CHURN - 1} heads do not`,
+    held: Array.from({ length: 8 }, () => ['silent']),
+    aged: false,
+    abandoned: [0, 0, 0, ABANDONED_HEADS_CHURN - 1],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
+    name: 'of stalled heads, those of the address that abandoned the most heads give way first, before older ones',
+    held: [['slow head'], ['slow head'], ['slow head'], ['slow head']],
+    abandoned: [0, 1, 2, 0],
+    newcomer: { from: '127.0.9.100', connections: 2 },
+    served: 2,
+    cut: [
+      [2, 0],
+      [1, 0],
+    ],
+  },
+  {
+    name: 'an upload that moves is not taken by a newcomer from an address holding as many',
     held: Array.from({ length: 8 }, () => ['upload']),
     newcomer: { from: '127.0.9.100', connections: 1 },
     served: 0,
     cut: [],
   },
   {
-    name: 'stalled heads give way before slow uploads',
+    name: 'one stalled upload per address: a newcomer from a new address takes the oldest',
+    held: Array.from({ length: 8 }, () => ['stalled upload']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a stalled upload gives way before an upload that moves, whatever the counts',
+    held: [['upload', 'upload', 'upload'], ['upload'], ['stalled upload'], ['upload'], ['upload']],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[2, 0]],
+  },
+  {
+    name: 'stalled heads give way before uploads that move',
     held: [['upload', 'upload', 'upload'], ['upload'], ['silent'], ['upload'], ['slow head'], ['upload']],
     newcomer: { from: '127.0.9.100', connections: 2 },
     served: 2,
@@ -372,7 +499,7 @@ const atTheCap: {
     ],
   },
   {
-    name: 'with no stalled head, a slow upload of an address holding two more than the newcomer gives way',
+    name: 'with no stalled head, an upload that moves of an address holding two more than the newcomer gives way',
     held: [
       ['upload', 'upload', 'upload', 'upload', 'upload', 'upload'],
       ['upload', 'upload'],
@@ -398,10 +525,20 @@ for (const row of atTheCap)
     const metrics = new Metrics();
     const total = row.held.flat().length;
     const app = await demoServer({
-      connections: { total, perAddress: total, reserved: 0, ...(row.aged === false ? { headMs: 60_000 } : {}) },
+      connections: {
+        total,
+        perAddress: total,
+        reserved: 0,
+        bodyBytesPerSecond: BODY_RATE,
+        ...(row.aged === false ? { headMs: 60_000 } : {}),
+      },
       metrics,
     });
     const port = await listening(t, app);
+    const open = async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1];
+    for (const [a, n] of (row.abandoned ?? []).entries())
+      for (let i = 0; i < n; i++) (await holding(t, port, `127.0.9.${a + 1}`, 'slow head')).destroy();
+    await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];
     for (const [a, kinds] of row.held.entries()) {
@@ -409,12 +546,7 @@ for (const row of atTheCap)
       for (const kind of kinds) mine.push(await holding(t, port, `127.0.9.${a + 1}`, kind));
       held.push(mine);
     }
-    await until(
-      async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1] === String(total),
-      {
-        what: 'every held connection counted',
-      },
-    );
+    await until(async () => (await open()) === String(total), { what: 'every held connection counted' });
     if (row.aged !== false) {
       const since = Date.now();
       await until(() => Date.now() - since > STALLED_HEAD_MS, { what: 'the held connections to age' });
@@ -487,7 +619,7 @@ t.test(
 t.test(
   'the defaults leave half the descriptors for everything else, and places for the probes; one address never fills the total',
   async (t) => {
-    const deadline = { firstByteMs: 10_000, headMs: 1_000 };
+    const deadline = { firstByteMs: 10_000, headMs: 1_000, bodyBytesPerSecond: 1_024 };
     t.same(connectionCaps({}, 20_000), { total: 10_000, perAddress: 256, reserved: 16, ...deadline });
     t.same(connectionCaps({}, 1_024), { total: 512, perAddress: 64, reserved: 16, ...deadline });
     t.same(
@@ -506,6 +638,7 @@ t.test(
       reserved: 6,
       firstByteMs: 500,
       headMs: 1_000,
+      bodyBytesPerSecond: 1_024,
     });
   },
 );
@@ -525,8 +658,8 @@ t.test('a connection that sends nothing is closed at the first-byte deadline; re
 t.test('the reserved places are for this machine itself: the probe gets in when the rest is full', async (t) => {
   const app = await demoServer({ connections: { total: 12, perAddress: 4, reserved: 2 } });
   const port = await listening(t, app);
-  // One each from ten addresses: no address holds more than a newcomer would, so none gives way.
-  await Promise.all(Array.from({ length: 10 }, (_, i) => hold(t, port, `127.0.1.${i + 1}`)));
+  // One each from ten addresses, silent and young: no address holds more than a newcomer would, so none gives way.
+  await Promise.all(Array.from({ length: 10 }, (_, i) => quiet(t, port, `127.0.1.${i + 1}`)));
   t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
   t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
 });

@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { addressGroup } from '../data/socket-admission.ts';
 
 export interface ConnectionCaps {
   /** Connections the server holds at most, of every kind (pages, sockets, refused upgrades). */
   total: number;
-  /** Connections one client address holds at most; a trusted proxy's count only toward `total`. */
+  /**
+   * Connections one client address holds at most, an IPv6 address counted by its /64 (one host is
+   * handed a whole /64); a trusted proxy's count only toward `total`.
+   */
   perAddress: number;
   /**
    * Of `total`, the places only this machine's own loopback address (127.0.0.1, ::1) may take: the
@@ -17,9 +21,17 @@ export interface ConnectionCaps {
   /**
    * A connection whose request head is not whole this long after it connected (or after its last
    * answer) gives its place to any newcomer at the total cap: a browser sends its head in one packet
-   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one never gives way as a stalled head.
+   * (docs/decisions/0186-stalled-heads-give-way.md). A younger one does only once its head has begun
+   * to come, or when its address keeps abandoning heads (decision 0202); a young silent one is a
+   * visitor's head a round trip away.
    */
   headMs: number;
+  /**
+   * A request whose body has come slower than this, on average, since `headMs` after its head was
+   * whole gives its place to any newcomer at the total cap, as a stalled head does
+   * (docs/decisions/0201-stalled-bodies-give-way.md); an upload that moves keeps it.
+   */
+  bodyBytesPerSecond: number;
 }
 
 /** The peers the reserved places are for: this machine itself, as its health probes connect. */
@@ -42,6 +54,16 @@ export type ConnectionCut = 'pipelined' | 'incomplete';
  */
 export const IN_FLIGHT_MAX = 4;
 
+/**
+ * Heads an address may abandon (connections closed, by either end, before a head was whole) within
+ * `ABANDONED_HEADS_MS` and still have its young silent connections spared at the cap
+ * (docs/decisions/0202-begun-and-abandoned-heads-give-way.md): a browser abandons
+ * one now and then (an unused preconnect, the loser of a connection race), an attacker renewing its
+ * connections within the second one a second.
+ */
+export const ABANDONED_HEADS_CHURN = 3;
+const ABANDONED_HEADS_MS = 30_000;
+
 /** What the caps know of a connection they admitted. */
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
@@ -56,8 +78,11 @@ interface Held {
   answeredInRead: number;
   /** Handed to a WebSocket upgrade: its request was whole, so it never gives way as incomplete. */
   upgraded?: boolean;
-  /** The latest request received and its answer: whether it has been sent whole, whether answered. */
-  last?: { request: IncomingMessage; response: ServerResponse };
+  /**
+   * The latest request received and its answer (whether it has been sent whole, whether answered),
+   * when its head was whole and what the connection had read by then: its body's progress since.
+   */
+  last?: { request: IncomingMessage; response: ServerResponse; since: number; read: number };
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
@@ -83,7 +108,11 @@ interface Held {
  * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
  * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
  * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
- * whatever the address counts (decision 0186): one such connection per address no longer holds it.
+ * whatever the address counts (decision 0186): one such connection per address no longer holds it;
+ * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201),
+ * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
+ * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
+ * within the second no longer holds a place.
  */
 export function capConnections(
   server: Server,
@@ -99,6 +128,7 @@ export function capConnections(
     onAcceptError?: (error: Error) => void;
   },
 ): { open(): number } {
+  // Keyed by address group (`addressGroup`): an IPv6 address by its /64, any other by itself.
   const perAddress = new Map<string, number>();
   // Each address's connections, oldest first (a Set keeps the order they were admitted in).
   const byAddress = new Map<string, Set<Socket>>();
@@ -135,26 +165,58 @@ export function capConnections(
     return false;
   };
 
-  /** Whether it has waited for its request head `headMs` or more: never one just accepted. */
-  const stalledHead = (state: Held | undefined, now: number): state is Held =>
-    state !== undefined && !state.upgraded && state.requests === 0 && now - state.headSince >= caps.headMs;
+  // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
+  const abandoned = new Map<string, number[]>();
+  let sweptAt = Date.now();
+
+  /** Heads `group` abandoned within ABANDONED_HEADS_MS, up to ABANDONED_HEADS_CHURN. */
+  const abandonedHeads = (group: string, now: number): number =>
+    abandoned.get(group)?.filter((at) => now - at < ABANDONED_HEADS_MS).length ?? 0;
+
+  /** Notes a head `group` abandoned; forgets, once a window, the addresses that abandoned none within it. */
+  const noteAbandoned = (group: string, now: number): void => {
+    const times = (abandoned.get(group) ?? []).filter((at) => now - at < ABANDONED_HEADS_MS);
+    times.push(now);
+    abandoned.set(group, times.slice(-ABANDONED_HEADS_CHURN));
+    if (now - sweptAt < ABANDONED_HEADS_MS) return;
+    sweptAt = now;
+    for (const [other, at] of abandoned) if (now - (at.at(-1) ?? 0) >= ABANDONED_HEADS_MS) abandoned.delete(other);
+  };
 
   /**
-   * Closes the oldest connection with a stalled head of the address holding the most of any that have
-   * one; false when there is none. A walk over every counted connection, only when the server is full
-   * and nothing is idle or ended.
+   * Whether it gives way to any newcomer: waiting for its request head and that head has begun to
+   * come (a browser sends it whole: decision 0202), or its address is churning (abandoned
+   * ABANDONED_HEADS_CHURN heads lately), or it has waited `headMs` or more (never a silent one just
+   * accepted, decision 0186); or it has received its latest request's body, from `headMs` after the
+   * head on, slower than `bodyBytesPerSecond` (the bytes in the head's own read do not count, 0201).
    */
-  const closeStalledHead = (): boolean => {
+  const stalled = (socket: Socket, state: Held | undefined, now: number, churning: boolean): state is Held => {
+    if (!state || state.upgraded) return false;
+    if (state.requests === 0)
+      return churning || socket.bytesRead > state.readAtIdle || now - state.headSince >= caps.headMs;
+    const last = state.last;
+    if (!last || last.request.complete || last.response.headersSent) return false;
+    const past = now - last.since - caps.headMs;
+    return past > 0 && socket.bytesRead - last.read < (caps.bodyBytesPerSecond * past) / 1_000;
+  };
+
+  /**
+   * Closes the oldest stalled connection of the address that abandoned the most heads lately, then
+   * of the one holding the most, of any that have one; false when there is none. A walk over every
+   * counted connection, only when the server is full and nothing is idle or ended.
+   */
+  const closeStalled = (): boolean => {
     const now = Date.now();
     let chosen: Socket | undefined;
-    let count = 0;
-    for (const [address, mine] of byAddress) {
-      const n = perAddress.get(address) ?? 0;
-      if (n <= count) continue;
+    let best = { churn: -1, count: 0 };
+    for (const [group, mine] of byAddress) {
+      const churn = abandonedHeads(group, now);
+      const count = perAddress.get(group) ?? 0;
+      if (churn < best.churn || (churn === best.churn && count <= best.count)) continue;
       for (const socket of mine)
-        if (stalledHead(held.get(socket), now)) {
+        if (stalled(socket, held.get(socket), now, churn >= ABANDONED_HEADS_CHURN)) {
           chosen = socket;
-          count = n;
+          best = { churn, count };
           break;
         }
     }
@@ -211,7 +273,7 @@ export function capConnections(
     }
     const read = state.read;
     state.requests++;
-    state.last = { request, response };
+    state.last = { request, response, since: Date.now(), read: socket.bytesRead };
     idle.delete(socket);
     response.once('finish', () => {
       state.requests--;
@@ -256,7 +318,9 @@ export function capConnections(
     // A socket already gone has no address: nothing to count or close.
     if (address === undefined) return socket.destroy();
     const trusted = options.isTrustedProxy(address);
-    const fromAddress = perAddress.get(address) ?? 0;
+    // Counted by its group: an IPv6 address by its /64, as the socket cap counts it.
+    const group = addressGroup(address);
+    const fromAddress = perAddress.get(group) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
@@ -264,7 +328,7 @@ export function capConnections(
         : open >= total &&
             !closeEnded() &&
             !closeLongestIdle() &&
-            !closeStalledHead() &&
+            !closeStalled() &&
             !closeOldestIncomplete(fromAddress + 1)
           ? 'total'
           : undefined;
@@ -274,9 +338,9 @@ export function capConnections(
     }
     open++;
     if (!trusted) {
-      perAddress.set(address, fromAddress + 1);
-      const mine = byAddress.get(address) ?? new Set<Socket>();
-      byAddress.set(address, mine.add(socket));
+      perAddress.set(group, fromAddress + 1);
+      const mine = byAddress.get(group) ?? new Set<Socket>();
+      byAddress.set(group, mine.add(socket));
     }
     // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
     const silent = setTimeout(() => {
@@ -297,13 +361,16 @@ export function capConnections(
         ended.delete(socket);
         open--;
         if (trusted) return;
-        const left = (perAddress.get(address) ?? 1) - 1;
-        const mine = byAddress.get(address);
+        // Closed before a head was whole: it never sent one, or its next one had begun.
+        if (!state.upgraded && state.requests === 0 && (!state.last || socket.bytesRead > state.readAtIdle))
+          noteAbandoned(group, Date.now());
+        const left = (perAddress.get(group) ?? 1) - 1;
+        const mine = byAddress.get(group);
         mine?.delete(socket);
-        if (left > 0) perAddress.set(address, left);
+        if (left > 0) perAddress.set(group, left);
         else {
-          perAddress.delete(address);
-          byAddress.delete(address);
+          perAddress.delete(group);
+          byAddress.delete(group);
         }
       },
     };
@@ -343,7 +410,8 @@ function stopParsingOnceClosed(socket: Socket): void {
  * descriptors the process may open (the rest for files, upstreams and Redis), at most 10,000; the
  * per-address cap to an eighth of the total, at most 256, so it takes eight addresses to fill it;
  * the probes' reserve to a sixteenth, at most 16; the first byte to 10 s, as headers get; a stalled
- * head to 1 s, many round trips of a slow link.
+ * head to 1 s, many round trips of a slow link; a body to 1 KB a second, under half of what the
+ * slowest mobile link (GPRS, 20 kbit/s) uploads (decision 0201).
  */
 export function connectionCaps(
   configured: Partial<ConnectionCaps> = {},
@@ -356,6 +424,7 @@ export function connectionCaps(
     reserved: configured.reserved ?? Math.min(16, Math.floor(total / 16)),
     firstByteMs: configured.firstByteMs ?? 10_000,
     headMs: configured.headMs ?? 1_000,
+    bodyBytesPerSecond: configured.bodyBytesPerSecond ?? 1_024,
   };
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
+import { ABANDONED_HEADS_CHURN } from '../../server/http/connection-caps.ts';
 import { until } from '../until.ts';
 import {
   ATTACKER,
@@ -267,30 +268,94 @@ await hostileCase(
   },
 );
 
+/** What an attacker's connection sends, and keeps sending a byte of each second ('slow' kinds). */
+type Incomplete = 'silent' | 'slow head' | 'silent body' | 'slow body';
+const INCOMPLETE: Record<Incomplete, string> = {
+  silent: '',
+  'slow head': `GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `,
+  'silent body': `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n`,
+  'slow body': `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n`,
+};
+
 /**
- * Connections that each send nothing (silent) or half a head, and come back when the server closes
- * them: the attackers of cases 78 and 87. `stop` ends them for good.
+ * Connections that each send nothing, half a head, or a whole head and no body or a byte of it a
+ * second, and come back when they are closed: the attackers of cases 78, 87, 91 and 92. With
+ * `lifeMs`, each closes itself that long after it connected (renewed before a rule judges it).
+ * `made(from)` counts the connections an address has opened; `stop` ends them for good.
  */
 function incompleteAttackers(t: Test) {
   let attacking = true;
   const attackers = new Set<Socket>();
-  const attack = (from: string, silent: boolean) => {
+  const opened = new Map<string, number>();
+  /** Resolves once its first connection is open. */
+  const attack = async (from: string, kind: Incomplete, lifeMs?: number): Promise<void> => {
     if (!attacking) return;
-    void open(t, port, from).then((socket) => {
+    await open(t, port, from).then((socket) => {
       attackers.add(socket);
-      if (!silent) socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nX-Slow: `);
+      opened.set(from, (opened.get(from) ?? 0) + 1);
+      if (INCOMPLETE[kind]) socket.write(INCOMPLETE[kind]);
+      const trickle = kind === 'slow body' ? setInterval(() => socket.write(' '), 1_000) : undefined;
+      const renew = lifeMs === undefined ? undefined : setTimeout(() => socket.destroy(), lifeMs);
       socket.once('close', () => {
+        clearInterval(trickle);
+        clearTimeout(renew);
         attackers.delete(socket);
-        attack(from, silent);
+        void attack(from, kind, lifeMs);
       });
       socket.resume();
     });
   };
-  const stop = () => {
+  // 48 at a time, each batch once the server has let go of it: a connection closed mid-request is
+  // a request aborted, and 384 at once stalled the server's loop for the health probe beside them.
+  const stop = async () => {
     attacking = false;
-    for (const socket of attackers) socket.destroy();
+    const left = [...attackers];
+    for (let i = 0; i < left.length; i += 48) {
+      for (const socket of left.slice(i, i + 48)) socket.destroy();
+      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
+        what: 'the attackers to be let go of',
+      });
+    }
   };
-  return { attack, stop };
+  return { attack, made: (from: string) => opened.get(from) ?? 0, stop };
+}
+
+/** The status of a page request sent in `pieces` spread evenly over `spreadMs` on a new connection (0: closed unanswered). */
+async function pageInPieces(t: Test, from: string, pieces: number, spreadMs: number): Promise<number> {
+  const socket = await open(t, port, from);
+  socket.setNoDelay(true);
+  let data = '';
+  socket.on('data', (chunk) => {
+    data += chunk;
+  });
+  const head = `GET / HTTP/1.1\r\nHost: ${HOST}\r\nUser-Agent: slow-mobile\r\nAccept: text/html\r\nConnection: close\r\n\r\n`;
+  const size = Math.ceil(head.length / pieces);
+  const timers = Array.from({ length: pieces }, (_, i) =>
+    setTimeout(
+      () => {
+        if (!socket.destroyed) socket.write(head.slice(i * size, (i + 1) * size));
+      },
+      pieces > 1 ? (spreadMs * i) / (pieces - 1) : 0,
+    ),
+  );
+  await closedByServer(socket);
+  for (const timer of timers) clearTimeout(timer);
+  return Number(data.split(' ')[1] ?? 0) || 0;
+}
+
+/** The statuses of a browser's burst: six connections opened at once, a page request on each. */
+async function browserBurst(t: Test, from: string): Promise<number[]> {
+  const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, from)));
+  return Promise.all(
+    burst.map((socket) => {
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+      });
+      socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
+      return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
+    }),
+  );
 }
 
 await hostileCase(
@@ -301,14 +366,15 @@ await hostileCase(
     const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // 10 addresses × their cap: more than every place but the probes'.
-    for (let a = 1; a <= 10; a++) for (let k = 0; k < PER_ADDRESS; k++) attack(`127.0.8.${a}`, k % 2 === 0);
+    for (let a = 1; a <= 10; a++)
+      for (let k = 0; k < PER_ADDRESS; k++) void attack(`127.0.8.${a}`, k % 2 === 0 ? 'silent' : 'slow head');
     await until(async () => (await server.metric('vitrine_connections_open')) >= 380, {
       what: 'the attackers to hold the cap',
     });
     const pages = [];
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.8.250' })).status);
-    stop();
+    await stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -327,7 +393,8 @@ await hostileCase(
     const { attack, stop } = incompleteAttackers(t);
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
-    for (let a = 0; a < 384; a++) attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0);
+    for (let a = 0; a < 384; a++)
+      void attack(`127.0.${20 + Math.floor(a / 200)}.${(a % 200) + 1}`, a % 2 === 0 ? 'silent' : 'slow head');
     await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
       what: 'the attackers to hold the cap',
     });
@@ -337,19 +404,8 @@ await hostileCase(
     const pages = [];
     for (let i = 0; i < 20; i++)
       pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.30.250' })).status);
-    // A browser opens six connections at once and sends a head on each.
-    const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, '127.0.30.251')));
-    const answers = await Promise.all(
-      burst.map((socket) => {
-        let data = '';
-        socket.on('data', (chunk) => {
-          data += chunk;
-        });
-        socket.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
-        return closedByServer(socket).then(() => Number(data.split(' ')[1] ?? 0) || 0);
-      }),
-    );
-    stop();
+    const answers = await browserBurst(t, '127.0.30.251');
+    await stop();
     t.equal(
       pages.filter((status) => status === 200).length,
       pages.length,
@@ -362,6 +418,209 @@ await hostileCase(
     );
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `stalled heads made room (${madeRoom} closed)`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '91. one POST per address whose body never comes, or comes a byte a second, from as many addresses as places, fills the cap; a visitor from another is still served, a browser burst of 6 too, an upload that moves finishes',
+  async (t) => {
+    const { attack, stop } = incompleteAttackers(t);
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // One each from 384 addresses: every place but the probes' (400 − 16), no address above another.
+    // 24 at a time, each batch once the server has counted it: every POST is a request the server
+    // routes, and 384 at once stalled its loop for the health probe beside them (the attack's cost
+    // on main too, not what this case is about).
+    for (let a = 0; a < 384; a += 24) {
+      await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          attack(
+            `127.0.${40 + Math.floor((a + i) / 200)}.${((a + i) % 200) + 1}`,
+            i % 2 === 0 ? 'silent body' : 'slow body',
+          ),
+        ),
+      );
+      await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
+        what: 'the batch to be counted',
+      });
+    }
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Past the first second of a body, which no rule judges.
+    const full = Date.now();
+    await until(() => Date.now() - full > 1_000, { what: 'the held bodies to stall' });
+    // A visitor's upload, 12 KB at about 6 KB a second: its body moves, so it keeps its place.
+    const document = JSON.stringify({ query: '{__typename}' });
+    const body = document.padEnd(12 * 1_024, ' ');
+    const uploader = await open(t, port, '127.0.45.251');
+    let uploaded = '';
+    uploader.on('data', (chunk) => {
+      uploaded += chunk;
+    });
+    uploader.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    let sent = 0;
+    const moving = setInterval(() => {
+      uploader.write(body.slice(sent, sent + 1_024));
+      sent += 1_024;
+      if (sent >= body.length) clearInterval(moving);
+    }, 150);
+    t.teardown(() => clearInterval(moving));
+    const upload = closedByServer(uploader).then(() => Number(uploaded.split(' ')[1] ?? 0) || 0);
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.45.250' })).status);
+    const answers = await browserBurst(t, '127.0.45.252');
+    const uploadStatus = await upload;
+    await stop();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(
+      answers.filter((status) => status === 200).length,
+      6,
+      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
+    );
+    t.equal(uploadStatus, 200, 'the upload that moved was answered');
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `stalled bodies made room (${madeRoom} closed)`);
+  },
+);
+
+/** 384 addresses, one place each: every place but the probes' (400 − 16), no address above another. */
+const EVERY_PLACE = Array.from(
+  { length: 384 },
+  (_, a) => (base: number) => `127.0.${base + Math.floor(a / 200)}.${(a % 200) + 1}`,
+);
+
+await hostileCase(
+  t,
+  server,
+  '92. one slow-header or silent connection per address, renewed by its client within the second, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    const { attack, made, stop } = incompleteAttackers(t);
+    const attackers = EVERY_PLACE.map((address) => address(60));
+    for (const [a, from] of attackers.entries()) void attack(from, a % 2 === 0 ? 'silent' : 'slow head', 900);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Each address has abandoned heads again and again, never one a second old.
+    await until(() => attackers.every((from) => made(from) > ABANDONED_HEADS_CHURN), {
+      what: 'every attacker to renew its connection',
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.250' })).status);
+    const answers = await browserBurst(t, '127.0.50.251');
+    await stop();
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(
+      answers.filter((status) => status === 200).length,
+      6,
+      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
+    );
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '92b. one kept-alive connection per address whose every head comes in pieces over 0.8 s, from as many addresses as places: a visitor from another is still served',
+  async (t) => {
+    let attacking = true;
+    const answered = new Map<string, number>();
+    const attackers = new Set<Socket>();
+    const parts = ['GET /healthcheck HTTP/1.1\r\n', `Host: ${HOST}\r\n`, 'X-A: b\r\n', '\r\n'];
+    const attack = (from: string) => {
+      if (!attacking) return;
+      void open(t, port, from).then((socket) => {
+        attackers.add(socket);
+        socket.setNoDelay(true);
+        const timers: NodeJS.Timeout[] = [];
+        // The next head begins the moment an answer ends, and ends 0.8 s later: never idle, never a second old.
+        const send = () => {
+          socket.write(parts[0] ?? '');
+          for (const [i, part] of parts.entries())
+            if (i > 0)
+              timers.push(
+                setTimeout(
+                  () => {
+                    if (!socket.destroyed) socket.write(part);
+                  },
+                  (800 * i) / (parts.length - 1),
+                ),
+              );
+        };
+        let read = '';
+        socket.on('data', (chunk) => {
+          read += chunk;
+          for (let end = read.indexOf('\r\n\r\n'); end >= 0; end = read.indexOf('\r\n\r\n')) {
+            const length = Number(/content-length: *(\d+)/i.exec(read)?.[1] ?? 0);
+            if (read.length < end + 4 + length) break;
+            read = read.slice(end + 4 + length);
+            answered.set(from, (answered.get(from) ?? 0) + 1);
+            send();
+          }
+        });
+        socket.once('close', () => {
+          for (const timer of timers) clearTimeout(timer);
+          attackers.delete(socket);
+          // Back 100 ms later, as the outside attacker's script came back.
+          timers.push(setTimeout(() => attack(from), 100));
+        });
+        send();
+      });
+    };
+    const from = EVERY_PLACE.map((address) => address(62));
+    for (const address of from) attack(address);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    await until(() => from.every((address) => (answered.get(address) ?? 0) >= 1), {
+      what: 'every attacker to have had an answer and begun its next head',
+    });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.252' })).status);
+    attacking = false;
+    for (const socket of attackers) socket.destroy();
+    await until(async () => (await server.metric('vitrine_connections_open')) < 50, {
+      what: 'the attackers to be let go of',
+    });
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '92c. a visitor whose head takes 1.5 s is served beside slow-header connections renewed every 1.1 s from as many addresses as places',
+  async (t) => {
+    const { attack, made, stop } = incompleteAttackers(t);
+    const attackers = EVERY_PLACE.map((address) => address(64));
+    for (const from of attackers) void attack(from, 'slow head', 1_100);
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    await until(() => attackers.every((from) => made(from) > 1), { what: 'every attacker to renew its connection' });
+    // Oldest first, the visitor's stalled head was the one to go, 9 times of 9.
+    const slow = [];
+    for (let i = 0; i < 3; i++) slow.push(await pageInPieces(t, '127.0.50.253', 5, 1_500));
+    await stop();
+    t.same(slow, [200, 200, 200], `a head sent in 5 pieces over 1.5 s, 3 times: ${slow.join(' ')}`);
   },
 );
 
