@@ -1,12 +1,7 @@
 import t from 'tap';
+import { addressGroup } from '../http/client-address.ts';
 import { tokenBucket } from './socket.ts';
-import {
-  addressGroup,
-  addressSubscriptions,
-  operationAdmission,
-  type SocketStanding,
-  socketPlaces,
-} from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, type SocketStanding, socketPlaces } from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per

@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { addressGroup } from '../http/client-address.ts';
 
 /**
  * Who among the sockets' clients is served, and how much of the server one address may hold: fair
@@ -153,20 +153,6 @@ export function addressSubscriptions(perAddress: number) {
  * one that has not completed `connection_init` yet, one holding no subscription, one holding some.
  */
 export type SocketStanding = 'connecting' | 'idle' | 'live';
-
-/**
- * The group an address counts in at the socket cap: an IPv6 address by its /64 prefix, as one
- * subscriber (one attacker) is handed a whole /64; an IPv4 address (mapped or not) by itself.
- */
-export function addressGroup(address: string): string {
-  if (!ipaddr.IPv6.isValid(address)) return address;
-  const ip = ipaddr.IPv6.parse(address);
-  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
-  return `${ip.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
-}
 
 /**
  * The places for open sockets: at most `total` over all addresses and `perAddress` for one, an

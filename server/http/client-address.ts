@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Whose address a connection or request is: the peer's, or behind a trusted proxy the visitor's it
@@ -23,4 +24,19 @@ export function clientAddresses(trustProxy: string | undefined): ClientAddresses
     isTrustedProxy: (peer) => trust(peer, 0),
     of: (request) => proxyAddr(request, trust),
   };
+}
+
+/**
+ * The group an address counts in at the connection and socket caps: an IPv6 address by its /64
+ * prefix, as one subscriber (one attacker) is handed a whole /64; an IPv4 address (mapped or not)
+ * by itself.
+ */
+export function addressGroup(address: string): string {
+  if (!ipaddr.IPv6.isValid(address)) return address;
+  const ip = ipaddr.IPv6.parse(address);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${ip.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { addressGroup } from '../data/socket-admission.ts';
+import { addressGroup } from './client-address.ts';
 
 export interface ConnectionCaps {
   /** Connections the server holds at most, of every kind (pages, sockets, refused upgrades). */
