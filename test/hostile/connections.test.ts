@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
@@ -209,6 +209,35 @@ await hostileCase(
       what: 'descriptors back to where they were',
     });
     t.pass(`descriptors back to ${fds}`);
+  },
+);
+
+/** Bytes the server process has read through read calls: files and sockets (`rchar` of /proc). */
+const bytesRead = () => Number(/^rchar: (\d+)/m.exec(readFileSync(`/proc/${server.pid}/io`, 'utf8'))?.[1]);
+
+await hostileCase(
+  t,
+  server,
+  '94. a burst of pipelined GETs for the largest chunk is answered from memory: no file read per answer',
+  async (t) => {
+    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
+    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const size = statSync(`dist/client/${largest}`).size;
+    const before = bytesRead();
+    // H5 scaled down: 20 connections × 4 pipelined GETs (the bound), each read to its end.
+    const pipeline = `GET /assets/${largest} HTTP/1.1\r\nHost: ${HOST}\r\nAccept-Encoding: identity\r\n\r\n`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        exchange(port, `${pipeline.repeat(3)}${pipeline.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`, {
+          from: `127.0.12.${1 + Math.floor(i / PER_ADDRESS)}`,
+        }),
+      ),
+    );
+    const whole = answers.filter((a) => `${a.headers}\r\n\r\n${a.body}`.split('HTTP/1.1 200 ').length === 5);
+    t.equal(whole.length, 20, 'every connection got its four answers');
+    const read = bytesRead() - before;
+    // On main every answer read the file from disk: 80 × 210 KB.
+    t.ok(read < size, `${Math.round(read / 1024)} KB read for ${Math.round((80 * size) / 2 ** 20)} MB sent`);
   },
 );
 
