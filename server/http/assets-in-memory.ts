@@ -100,7 +100,6 @@ function negotiate(acceptEncoding: string | undefined, held: Held): Variant {
 export function assetsInMemory(dir: string, prefix: string) {
   const held = readAssets(dir, prefix);
   return {
-    bytes: () => [...held.values()].reduce((sum, h) => sum + h.identity.body.length, 0),
     /** A route-level preHandler: answers what is held, else lets the route's handler run. */
     preHandler: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const asset = held.get(request.url);
