@@ -183,8 +183,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     onCut: (reason) => options.metrics?.connectionCut(reason),
     onAcceptError: (error) => app.log.error({ err: error }, 'A connection could not be accepted'),
   });
-  // Before every other hook: a pipelined request waits for the answer before it (decision 0144).
-  answerInTurn(app, { onWait: () => options.metrics?.requestWaitedTurn() });
+  // Before every other hook: a pipelined request waits for the answer before it (decision 0144), and
+  // an upgrade pipelined behind answers is refused (decision 0203).
+  answerInTurn(app, {
+    onWait: () => options.metrics?.requestWaitedTurn(),
+    onUpgradeRefused: () => options.metrics?.upgradeRefused('pipelined'),
+    onUpgradeCut: () => options.metrics?.connectionCut('pipelined'),
+  });
 
   const redis = options.redisUrl ? new SharedRedis(options.redisUrl, app.log) : undefined;
   const store: EmbeddedStore | undefined = options.content

@@ -17,7 +17,7 @@ export interface UpgradePolicy {
 }
 
 /** Why an upgrade was refused: the label of the refusals metric. */
-export const UPGRADE_REFUSAL_REASONS = ['malformed', 'shed', 'host', 'origin', 'socket_cap'] as const;
+export const UPGRADE_REFUSAL_REASONS = ['malformed', 'shed', 'host', 'origin', 'socket_cap', 'pipelined'] as const;
 export type UpgradeRefusalReason = (typeof UPGRADE_REFUSAL_REASONS)[number];
 
 export interface UpgradeRefusal {
@@ -26,6 +26,16 @@ export interface UpgradeRefusal {
   /** Plain text for the response body: what was refused and why. */
   message: string;
 }
+
+/**
+ * An upgrade sent behind requests not yet answered on its connection: a 101 would put their answers
+ * inside the socket's stream, and no browser pipelines one (docs/decisions/0203-pipelined-upgrades-refused.md).
+ */
+export const PIPELINED_UPGRADE: UpgradeRefusal = {
+  status: 400,
+  reason: 'pipelined',
+  message: 'Bad Request: a WebSocket upgrade must not be pipelined behind other requests',
+};
 
 /** Why an upgrade with these headers is refused, or undefined when it is taken. */
 export function refuseUpgrade(

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ASSETS_PREFIX } from '../render/assets.ts';
+import { assetsInMemory } from './assets-in-memory.ts';
 
 const IMAGES_PREFIX = '/images/';
 
@@ -18,6 +19,13 @@ export async function serveFiles(
   if (!existsSync(clientDir)) app.get(`${ASSETS_PREFIX}*`, miss);
   if (!existsSync(`${publicDir}/images`)) app.get(`${IMAGES_PREFIX}*`, miss);
   if (existsSync(clientDir)) {
+    // Scripts and stylesheets come from memory; the rest (and the requests memory does not hold as
+    // they are) from disk, by @fastify/static's own route (decision 0204).
+    const memory = assetsInMemory(clientDir, ASSETS_PREFIX);
+    app.addHook('onRoute', (route) => {
+      if (route.url !== `${ASSETS_PREFIX}*`) return;
+      route.preHandler = [memory.preHandler, ...[route.preHandler ?? []].flat()];
+    });
     await app.register(fastifyStatic, {
       root: clientDir,
       prefix: ASSETS_PREFIX,

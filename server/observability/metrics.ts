@@ -94,7 +94,7 @@ export class Metrics {
   });
   readonly #upgradesRefused = new Counter({
     name: 'vitrine_websocket_upgrades_refused_total',
-    help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap).',
+    help: 'WebSocket upgrades answered with an error and closed, by why (malformed, shed, host, origin, socket_cap, pipelined).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

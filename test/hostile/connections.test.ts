@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import WebSocket from 'ws';
@@ -212,6 +212,81 @@ await hostileCase(
     t.pass(`descriptors back to ${fds}`);
   },
 );
+
+/** Bytes the server process has read through read calls: files and sockets (`rchar` of /proc). */
+const bytesRead = () => Number(/^rchar: (\d+)/m.exec(readFileSync(`/proc/${server.pid}/io`, 'utf8'))?.[1]);
+
+await hostileCase(
+  t,
+  server,
+  '94. a burst of pipelined GETs for the largest chunk is answered from memory: no file read per answer',
+  async (t) => {
+    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
+    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const size = statSync(`dist/client/${largest}`).size;
+    const before = bytesRead();
+    // H5 scaled down: 20 connections × 4 pipelined GETs (the bound), each read to its end.
+    const pipeline = `GET /assets/${largest} HTTP/1.1\r\nHost: ${HOST}\r\nAccept-Encoding: identity\r\n\r\n`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        exchange(port, `${pipeline.repeat(3)}${pipeline.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`, {
+          from: `127.0.12.${1 + Math.floor(i / PER_ADDRESS)}`,
+        }),
+      ),
+    );
+    const whole = answers.filter((a) => `${a.headers}\r\n\r\n${a.body}`.split('HTTP/1.1 200 ').length === 5);
+    t.equal(whole.length, 20, 'every connection got its four answers');
+    const read = bytesRead() - before;
+    // On main every answer read the file from disk: 80 × 210 KB.
+    t.ok(read < size, `${Math.round(read / 1024)} KB read for ${Math.round((80 * size) / 2 ** 20)} MB sent`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '93. a WebSocket upgrade pipelined behind requests is refused after their answers, and counted toward the bound',
+  async (t) => {
+    const upgrade = `GET /graphql HTTP/1.1\r\n${upgradeHeaders(HOST, [`Origin: http://${HOST}`]).join('\r\n')}\r\n\r\n`;
+    const health = `GET /healthcheck HTTP/1.1\r\nHost: ${HOST}\r\n\r\n`;
+    const refused = await server.metric('vitrine_websocket_upgrades_refused_total{reason="pipelined"}');
+    // H4: on main the 101 came first and the health answer's bytes landed inside the socket's stream.
+    const behind = await exchange(port, health + upgrade, { from: '127.0.11.1' });
+    const text = `${behind.headers}\r\n\r\n${behind.body}`;
+    t.same(text.match(/HTTP\/1\.1 \d+/g), ['HTTP/1.1 200', 'HTTP/1.1 400'], 'the health answer, then the refusal');
+    t.match(behind.body, /"status":"ok"[\s\S]*must not be pipelined/, 'the health answer whole before the refusal');
+    t.equal(
+      (await server.metric('vitrine_websocket_upgrades_refused_total{reason="pipelined"}')) - refused,
+      1,
+      'counted as refused',
+    );
+    // Four GETs and an upgrade: the upgrade is the fifth request in flight.
+    const cut = await server.metric('vitrine_connections_cut_total{reason="pipelined"}');
+    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
+    const get = `GET /assets/${assets[0]} HTTP/1.1\r\nHost: ${HOST}\r\nAccept-Encoding: identity\r\n\r\n`;
+    const past = await exchange(port, get.repeat(4) + upgrade, { from: '127.0.11.2' });
+    t.notMatch(`${past.headers}\r\n\r\n${past.body}`, /HTTP\/1\.1 101 /, 'four requests and an upgrade: no 101');
+    t.equal((await server.metric('vitrine_connections_cut_total{reason="pipelined"}')) - cut, 1, 'cut at the bound');
+    const alone = await open(t, port, '127.0.11.3');
+    let answer = '';
+    alone.on('data', (chunk) => {
+      answer += chunk;
+    });
+    alone.write(upgrade);
+    await until(() => answer.includes('\r\n\r\n'), { what: 'the answer to the upgrade alone' });
+    t.match(answer, /^HTTP\/1\.1 101 /, 'alone on its connection, the same upgrade is taken');
+    alone.destroy();
+  },
+);
+
+await hostileCase(t, server, 'an upgrade to a path no socket serves is closed, not held', async (t) => {
+  // On main the connection caps' own upgrade listener made two, so the socket's "nobody else
+  // listens" rule never closed it: it held a place, never giving way, for as long as its client liked.
+  const answer = await exchange(port, `GET / HTTP/1.1\r\n${upgradeHeaders(HOST).join('\r\n')}\r\n\r\n`, {
+    from: '127.0.11.4',
+  });
+  t.equal(answer.status, 0, 'closed without an answer, as Node closes an upgrade nobody takes');
+});
 
 /** One GraphQL POST of each body kind: each is answered within the read that carried it. */
 const QUERY = '{"query":"{__typename}"}';
