@@ -22,10 +22,10 @@ export function afterLargestPaint(run: () => void): void {
   const start = () => {
     if (started) return;
     started = true;
-    for (const type of inputs) window.removeEventListener(type, start, true);
+    for (const type of inputs) document.removeEventListener(type, start, true);
     run();
   };
-  for (const type of inputs) window.addEventListener(type, start, { capture: true, passive: true });
+  for (const type of inputs) document.addEventListener(type, start, { capture: true, passive: true });
   const afterLoad = (next: () => void) =>
     document.readyState === 'complete' ? next() : window.addEventListener('load', next, { once: true });
   // Decoding is asynchronous: an image load brought in may be painted frames after it.
