@@ -84,14 +84,17 @@ export default function LivePrice({ productId, locale, amount, formatted, endpoi
       <data value={live?.price.amount ?? amount} data-version={live?.version}>
         {live?.price.formatted ?? formatted}
       </data>{' '}
-      {/* Every label from the first render, stacked in one cell and only the current one shown: the
-          space is the widest label's before the backend answers, so its answer moves nothing. */}
+      {/* Every label from the first render, stacked and only the current one shown: the space is the
+          widest label's before the backend answers, so its answer moves nothing. The current one
+          comes first: the first row is the one with a height (client/layouts/components.css). */}
       <span className="availability" data-availability={availability}>
-        {AVAILABILITY_KEYS.map((key) => (
-          <span key={key} data-current={key === availability ? '' : undefined}>
-            {labels.availability[key]}
-          </span>
-        ))}
+        {[...(availability ? [availability] : []), ...AVAILABILITY_KEYS.filter((key) => key !== availability)].map(
+          (key) => (
+            <span key={key} data-current={key === availability ? '' : undefined}>
+              {labels.availability[key]}
+            </span>
+          ),
+        )}
       </span>{' '}
       <span className="price-live" role="status" data-connection={connection}>
         {message}
