@@ -84,7 +84,8 @@ t.test('the live price changes on the page when the backend changes it', async (
   t.equal(await price.innerText(), '£779', 'the server-rendered price');
   await waitForIsland(page, 'price');
   // Subscribed once the backend answered the hydration query (the availability line appears then).
-  await page.locator('section.features .availability').waitFor({ timeout: 10_000 });
+  // The labels are all there from the server's render; the backend's answer marks the current one.
+  await page.locator('section.features .availability [data-current]').waitFor({ state: 'attached', timeout: 10_000 });
   t.equal((await page.locator('section.features .availability').innerText()).trim(), 'In stock');
 
   const data = createGraphQLClient({ url: `${server.origin}/graphql` });
@@ -144,7 +145,8 @@ t.test('a product page enters the back/forward cache and shows a fresh price whe
   t.notMatch(response?.headers()['cache-control'] ?? '', /no-store/, 'the page may be kept (no-store would bar it)');
   const price = page.locator('section.features p.price vitrine-island[data-name="price"] data');
   await waitForIsland(page, 'price');
-  await page.locator('section.features .availability').waitFor({ timeout: 10_000 });
+  // The labels are all there from the server's render; the backend's answer marks the current one.
+  await page.locator('section.features .availability [data-current]').waitFor({ state: 'attached', timeout: 10_000 });
 
   const data = createGraphQLClient({ url: `${server.origin}/graphql` });
   t.teardown(() => data.close());
