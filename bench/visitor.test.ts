@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bestOf, formatVisitor, runOf, scriptBytesInGraphs, type VisitorRow } from './visitor.ts';
+import { bestOf, formatVisitor, holding, runOf, scriptBytesInGraphs, type VisitorRow } from './visitor.ts';
 
 /** The visitor table's arithmetic: figures from a Lighthouse result, best of the runs, the contract's line. */
 const audits = (lcp: number | undefined, items: { resourceType: string; transferSize: number }[] = []) => ({
@@ -79,4 +79,28 @@ t.test('the table ends with the product page ratio, in the contract form', async
   );
   t.match(lines[3], /^product page, React islands\s+1320\s+0\s+0\.000\s+2\.0\s+0\.5\s+0\.0$/);
   t.equal(lines.at(-1), 'product page LCP with React islands: 110% of the page without JavaScript');
+});
+
+t.test('what the bench holds is released, last first, when measuring fails half-way', async (t) => {
+  const released: string[] = [];
+  const failing = holding(async (hold) => {
+    hold(() => released.push('preact build folder'));
+    hold(async () => {
+      released.push('react server');
+      throw new Error('already gone');
+    });
+    hold(() => released.push('preact server'));
+    throw new Error('/ answered 503 while warming up');
+  });
+  const stderr = process.stderr.write;
+  const reported: string[] = [];
+  process.stderr.write = ((text: string) => reported.push(text) > 0) as typeof process.stderr.write;
+  try {
+    await t.rejects(failing, /answered 503 while warming up/, "measuring's own error reaches the caller");
+  } finally {
+    process.stderr.write = stderr;
+  }
+  t.same(released, ['preact server', 'react server', 'preact build folder'], 'a failed release stops no other');
+  t.match(reported.join(''), /releasing failed: Error: already gone/);
+  t.equal(await holding(async () => 'table'), 'table', 'a run that ends well gives its result');
 });

@@ -143,15 +143,60 @@ const WARM_UP_REQUESTS = 20;
 
 const url = (server: Started, path: string) => `http://uk.localhost:${server.port}${path}`;
 
+/**
+ * Runs `use` with a `hold` that registers what it acquired, and releases all of it, last first, however
+ * `use` ends (a warm-up answered 503, a failed start, Lighthouse throwing). A release that fails is
+ * reported and the others still run. The bench's exit hook kills its servers only if the process
+ * exits; an error that left a server or the browser holding the event loop kept them all running.
+ */
+export async function holding<T>(use: (hold: (release: () => unknown) => void) => Promise<T>): Promise<T> {
+  const releases: (() => unknown)[] = [];
+  try {
+    return await use((release) => releases.push(release));
+  } finally {
+    for (const release of releases.reverse()) {
+      try {
+        await release();
+      } catch (error) {
+        process.stderr.write(`  visitor: releasing failed: ${String(error)}\n`);
+      }
+    }
+  }
+}
+
 export async function visitorLines(root: string, options: { quick: boolean }): Promise<string[]> {
   const rounds = options.quick ? 1 : 3;
+  const runs = await holding((hold) => measure(root, rounds, hold));
+  const rows: VisitorRow[] = [];
+  for (const page of PAGES)
+    for (const variant of VARIANTS) {
+      const measured = runs.get(`${variant}|${page.name}`);
+      if (!measured) throw new Error(`no run of the ${page.name}, ${variant} gave figures`);
+      rows.push({ variant, page: page.name, ...bestOf(measured) });
+    }
+  return formatVisitor(rows, rounds);
+}
+
+/** Starts the servers and the browser (each held for release) and measures every variant and page in turns. */
+async function measure(
+  root: string,
+  rounds: number,
+  hold: (release: () => unknown) => void,
+): Promise<Map<string, VisitorRun[]>> {
   const preactDir = preactRoot(root);
+  hold(() => rmSync(preactDir, { recursive: true, force: true }));
   const react = await startNode('visitor-react', [join(root, 'dist/server/main.js')], {});
+  hold(() => react.stop());
   const preact = await startNode('visitor-preact', [join(preactDir, 'dist/server/main.js')], {}, { cwd: preactDir });
+  hold(() => preact.stop());
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_ARGS });
   // An interrupted bench leaves no browser behind (lib.ts stops its servers the same way).
   const killChrome = () => chrome.process.kill('SIGKILL');
   process.once('exit', killChrome);
+  hold(() => {
+    process.off('exit', killChrome);
+    chrome.kill();
+  });
   const runs = new Map<string, VisitorRun[]>();
   // Lighthouse simulates from the server response time it saw: a cold server's first renders
   // would count against whichever row came first, so both serve every page a few times before.
@@ -161,60 +206,46 @@ export async function visitorLines(root: string, options: { quick: boolean }): P
         const res = await get(server.port, page.path, { host: `uk.localhost:${server.port}`, accept: 'text/html' });
         if (res.status !== 200) throw new Error(`${page.path} answered ${res.status} while warming up`);
       }
-  try {
-    for (let round = 0; round < rounds; round++) {
-      for (const variant of VARIANTS) {
-        for (const page of PAGES) {
-          const server = variant === 'Preact build' ? preact : react;
-          const result = await lighthouse(
-            url(server, page.path),
-            { port: chrome.port, output: 'json', logLevel: 'error' },
-            {
-              extends: 'lighthouse:default',
-              settings: {
-                formFactor: 'mobile',
-                throttlingMethod: 'simulate',
-                onlyAudits: [
-                  'largest-contentful-paint',
-                  'total-blocking-time',
-                  'cumulative-layout-shift',
-                  'network-requests',
-                ],
-                ...(variant === 'islands off (no JavaScript)' ? { blockedUrlPatterns: ['*.js'] } : {}),
-              },
+  for (let round = 0; round < rounds; round++) {
+    for (const variant of VARIANTS) {
+      for (const page of PAGES) {
+        const server = variant === 'Preact build' ? preact : react;
+        const result = await lighthouse(
+          url(server, page.path),
+          { port: chrome.port, output: 'json', logLevel: 'error' },
+          {
+            extends: 'lighthouse:default',
+            settings: {
+              formFactor: 'mobile',
+              throttlingMethod: 'simulate',
+              onlyAudits: [
+                'largest-contentful-paint',
+                'total-blocking-time',
+                'cumulative-layout-shift',
+                'network-requests',
+              ],
+              ...(variant === 'islands off (no JavaScript)' ? { blockedUrlPatterns: ['*.js'] } : {}),
             },
-          );
-          if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-          const figures = result.lhr.runtimeError ? { error: result.lhr.runtimeError.message } : runOf(result.lhr);
-          const key = `${variant}|${page.name}`;
-          // A run the machine disturbed past measuring (Lighthouse saw no paint, or the server shed the
-          // page with a 503 under the machine's load) is reported and left out; the other runs count.
-          if ('error' in figures) {
-            process.stderr.write(`  visitor ${page.name}, ${variant}: ${figures.error}\n`);
-            continue;
-          }
-          const run = { ...figures, lcpScriptBytes: await lcpScriptBytes(result) };
-          runs.set(key, [...(runs.get(key) ?? []), run]);
-          process.stderr.write(
-            `  visitor ${page.name}, ${variant}: LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms\n`,
-          );
+          },
+        );
+        if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
+        const figures = result.lhr.runtimeError ? { error: result.lhr.runtimeError.message } : runOf(result.lhr);
+        const key = `${variant}|${page.name}`;
+        // A run the machine disturbed past measuring (Lighthouse saw no paint, or the server shed the
+        // page with a 503 under the machine's load) is reported and left out; the other runs count.
+        if ('error' in figures) {
+          process.stderr.write(`  visitor ${page.name}, ${variant}: ${figures.error}\n`);
+          continue;
         }
+        const run = { ...figures, lcpScriptBytes: await lcpScriptBytes(result) };
+        runs.set(key, [...(runs.get(key) ?? []), run]);
+        process.stderr.write(
+          `  visitor ${page.name}, ${variant}: LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms\n`,
+        );
       }
     }
-  } finally {
-    process.off('exit', killChrome);
-    chrome.kill();
-    await Promise.all([react.stop(), preact.stop()]);
-    rmSync(preactDir, { recursive: true, force: true });
   }
-  const rows: VisitorRow[] = [];
-  for (const page of PAGES)
-    for (const variant of VARIANTS) {
-      const measured = runs.get(`${variant}|${page.name}`);
-      if (!measured) throw new Error(`no run of the ${page.name}, ${variant} gave figures`);
-      rows.push({ variant, page: page.name, ...bestOf(measured) });
-    }
-  return formatVisitor(rows, rounds);
+  return runs;
 }
 
 /** The table and the contract's ratio line. */

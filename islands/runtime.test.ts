@@ -27,11 +27,20 @@ for (const name of ['window', 'document', 'HTMLElement', 'Node', 'CustomEvent', 
 }
 
 /** IntersectionObserver and matchMedia under test control. */
-const observers: { callback: (entries: { isIntersecting: boolean }[]) => void; disconnected: boolean }[] = [];
+const observers: {
+  callback: (entries: { isIntersecting: boolean }[]) => void;
+  disconnected: boolean;
+  rootMargin?: string;
+}[] = [];
 (window as unknown as Record<string, unknown>).IntersectionObserver = class {
-  entry = { callback: (() => {}) as (entries: { isIntersecting: boolean }[]) => void, disconnected: false };
-  constructor(callback: (entries: { isIntersecting: boolean }[]) => void) {
+  entry = {
+    callback: (() => {}) as (entries: { isIntersecting: boolean }[]) => void,
+    disconnected: false,
+    rootMargin: undefined as string | undefined,
+  };
+  constructor(callback: (entries: { isIntersecting: boolean }[]) => void, options?: { rootMargin?: string }) {
     this.entry.callback = callback;
+    this.entry.rootMargin = options?.rootMargin;
     observers.push(this.entry);
   }
   observe() {}
@@ -100,10 +109,26 @@ t.test('a visible island waits for the viewport; a media island for its query', 
   observers[0]?.callback([{ isIntersecting: true }]);
   await until(() => visible?.hasAttribute('data-hydrated') ?? false, { what: 'visible hydration' });
   t.ok(observers[0]?.disconnected, 'the observer is released after hydration');
+  t.equal(observers[0]?.rootMargin, '200px', 'by default an island starts 200 px before it is seen');
   for (const listener of mediaListeners) listener({ matches: true });
   await until(() => media?.hasAttribute('data-hydrated') ?? false, { what: 'media hydration' });
   t.pass('both hydrated once their trigger fired');
 });
+
+t.test(
+  'a visible island with a margin of its own is watched with that margin (the live price: on screen)',
+  async (t) => {
+    observers.length = 0;
+    window.document.body.innerHTML = island('visible', { label: 'Price', start: 0 }, 'data-margin="0px"');
+    start();
+    const [price] = [...window.document.querySelectorAll('vitrine-island')] as unknown as HTMLElement[];
+    await afterWitness();
+    t.equal(observers[0]?.rootMargin, '0px');
+    t.notOk(price?.hasAttribute('data-hydrated'), 'not hydrated before it is on screen');
+    observers[0]?.callback([{ isIntersecting: true }]);
+    await until(() => price?.hasAttribute('data-hydrated') ?? false, { what: 'on-screen hydration' });
+  },
+);
 
 t.test('islands streamed after the runtime ran are scheduled once the document is parsed', async (t) => {
   window.document.body.innerHTML = island('load', { label: 'Above', start: 0 });

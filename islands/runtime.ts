@@ -23,7 +23,8 @@ const triggers: Record<string, Trigger> = {
           run();
         }
       },
-      { rootMargin: '200px' },
+      // Within 200 px unless the island says otherwise (data-margin, a CSS margin).
+      { rootMargin: el.dataset.margin ?? '200px' },
     );
     // The custom element itself has no box (display: contents); watch what it renders.
     for (const child of Array.from(el.children)) observer.observe(child);

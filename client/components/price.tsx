@@ -5,6 +5,13 @@ import { useRender } from '../render/context.ts';
 import { Island } from '../render/island.tsx';
 
 /**
+ * The live price hydrates once it is on screen (decision 0205): until then it shows the server's
+ * price, which nobody is looking at, and a phone whose price is below the fold loads no React DOM
+ * while the page loads. A price in view hydrates right after the largest paint.
+ */
+const ON_SCREEN = { visible: '0px' } as const;
+
+/**
  * A price in the storefront's currency with the citations of its pricing footnotes.
  *
  * With `productId` the amount is the live price island: the same server-rendered text,
@@ -49,7 +56,7 @@ export function Price({
     <p className="price">
       <span className="visually-hidden">{t('price.label')}: </span>
       {live ? (
-        <Island name="price" component={LivePrice} props={live} strategy="idle" />
+        <Island name="price" component={LivePrice} props={live} strategy={ON_SCREEN} />
       ) : (
         <data value={price.amount} {...cslp}>
           {formatted}

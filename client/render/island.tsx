@@ -2,7 +2,11 @@ import { type ComponentType, createElement } from 'react';
 import { serializeInlineJson } from '../../common/inline-json.ts';
 import { useRender } from './context.ts';
 
-export type HydrationStrategy = 'load' | 'idle' | 'visible' | 'interaction' | { media: string };
+/**
+ * When an island hydrates. `visible` starts within 200 px of the viewport; `{ visible: margin }` within
+ * another margin (the live price: `0px`, on screen, decision 0205).
+ */
+export type HydrationStrategy = 'load' | 'idle' | 'visible' | 'interaction' | { media: string } | { visible: string };
 
 interface IslandProps<P extends object> {
   /** The island's folder under islands/ (its chunk in the build manifest). */
@@ -24,8 +28,12 @@ export function Island<P extends object>({ name, component, props, strategy }: I
     {
       'data-name': name,
       'data-url': islandUrl(name),
-      'data-strategy': typeof strategy === 'string' ? strategy : 'media',
-      ...(typeof strategy === 'object' ? { 'data-media': strategy.media } : {}),
+      'data-strategy': typeof strategy === 'string' ? strategy : 'media' in strategy ? 'media' : 'visible',
+      ...(typeof strategy === 'object'
+        ? 'media' in strategy
+          ? { 'data-media': strategy.media }
+          : { 'data-margin': strategy.visible }
+        : {}),
       'data-props': serializeInlineJson(props),
     },
     createElement(component, props),

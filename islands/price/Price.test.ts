@@ -37,9 +37,17 @@ function renderPrice(props: Parameters<typeof Price>[0], preview = false): strin
 
 t.test('a product price is a live island with the same server-rendered text and translated messages', async (t) => {
   const html = renderPrice({ price: { amount: 949, currency: 'GBP' }, productId: '4712' });
-  t.match(html, /<vitrine-island data-name="price" data-url="\/assets\/price-test\.js" data-strategy="idle"/);
+  t.match(
+    html,
+    /<vitrine-island data-name="price" data-url="\/assets\/price-test\.js" data-strategy="visible" data-margin="0px"/,
+  );
   t.match(html, /<data value="949">£949<\/data>/, 'the price text is there before any script runs');
   t.match(html, /<span class="price-live" role="status" data-connection="live"><\/span>/, 'an empty live region');
+  t.match(
+    html,
+    /<span class="availability"><span>In stock<\/span><span>Only a few left<\/span><span>Out of stock<\/span><\/span>/,
+    'every availability label, none shown, so the space is there before the backend answers',
+  );
   const props = JSON.parse((/data-props="([^"]+)"/.exec(html)?.[1] ?? '').replaceAll('&quot;', '"')) as LivePriceProps;
   t.match(props, {
     productId: '4712',
@@ -100,12 +108,13 @@ t.test('hydrated, it shows the current price, follows changes, and reports a los
   t.teardown(() => root.unmount());
 
   await until(() => text('data') === '£899', { what: 'the current price' });
-  t.equal(text('.availability'), ' IN');
+  t.equal(text('.availability [data-current]'), 'IN');
   await until(() => server.catalog.watchers() === 1, { what: 'the subscription' });
   server.catalog.update({ id: '4712', locale: 'en-GB', amount: 855, availability: 'low_stock' });
   await until(() => text('data') === '£855', { what: 'the pushed price' });
   t.equal(container.querySelector('data')?.getAttribute('value'), '855');
-  t.equal(text('.availability'), ' LOW');
+  t.equal(text('.availability [data-current]'), 'LOW');
+  t.equal(container.querySelectorAll('.availability [data-current]').length, 1, 'one label shown');
 
   const original = console.warn;
   console.warn = () => {};

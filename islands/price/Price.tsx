@@ -4,6 +4,7 @@ import { useQuery } from '../client/use-query.ts';
 import { LIVE_PRICE_QUERY, LIVE_PRICE_UPDATES } from './queries.ts';
 
 export type AvailabilityKey = 'in_stock' | 'low_stock' | 'out_of_stock';
+const AVAILABILITY_KEYS: readonly AvailabilityKey[] = ['in_stock', 'low_stock', 'out_of_stock'];
 
 export interface LivePriceProps {
   productId: string;
@@ -82,13 +83,19 @@ export default function LivePrice({ productId, locale, amount, formatted, endpoi
     <>
       <data value={live?.price.amount ?? amount} data-version={live?.version}>
         {live?.price.formatted ?? formatted}
-      </data>
-      {availability ? (
-        <span className="availability" data-availability={availability}>
-          {' '}
-          {labels.availability[availability]}
-        </span>
-      ) : null}{' '}
+      </data>{' '}
+      {/* Every label from the first render, stacked and only the current one shown: the space is the
+          widest label's before the backend answers, so its answer moves nothing. The current one
+          comes first: the first row is the one with a height (client/layouts/components.css). */}
+      <span className="availability" data-availability={availability}>
+        {[...(availability ? [availability] : []), ...AVAILABILITY_KEYS.filter((key) => key !== availability)].map(
+          (key) => (
+            <span key={key} data-current={key === availability ? '' : undefined}>
+              {labels.availability[key]}
+            </span>
+          ),
+        )}
+      </span>{' '}
       <span className="price-live" role="status" data-connection={connection}>
         {message}
       </span>

@@ -59,12 +59,13 @@ export function scriptRequests(requests: readonly Request[]): string[] {
 /**
  * Resolves once the island's element carries `data-hydrated` (the runtime sets it after hydrateRoot).
  * An island that hydrates on interaction (the header) is given one first: focus moves into it, as a
- * keyboard user's Tab would.
+ * keyboard user's Tab would; one that hydrates when visible (the live price) is scrolled into view.
  */
 export async function waitForIsland(page: Page | Frame, name: string, timeout = 15_000): Promise<void> {
   const island = `vitrine-island[data-name="${name}"]`;
-  if ((await page.getAttribute(island, 'data-strategy')) === 'interaction')
-    await page.focus(`${island} :is(a[href], button, summary)`);
+  const strategy = await page.getAttribute(island, 'data-strategy');
+  if (strategy === 'interaction') await page.focus(`${island} :is(a[href], button, summary)`);
+  if (strategy === 'visible') await page.locator(`${island} > *`).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`vitrine-island[data-name="${name}"][data-hydrated]`, { state: 'attached', timeout });
 }
 

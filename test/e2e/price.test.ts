@@ -1,9 +1,18 @@
-import { type Browser, chromium } from 'playwright-core';
-import t from 'tap';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import t, { type Test } from 'tap';
 import { CATALOG_WRITE, createTokens } from '../../server/data/auth.ts';
 import { createGraphQLClient } from '../../server/data/graphql-client.ts';
 import { until } from '../until.ts';
-import { CHROMIUM, CHROMIUM_ARGS, launchBrowser, openPage, waitForIsland } from './browser.ts';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  launchBrowser,
+  nextFrames,
+  openPage,
+  pathOf,
+  recordRequests,
+  waitForIsland,
+} from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 /** A browser sees a price change on the page after the backend changes it. */
@@ -26,6 +35,41 @@ t.teardown(async () => {
   await server?.stop();
 });
 
+/** Sets the dishwasher's price (and availability) in the backend, as the catalogue's editors would. */
+async function changePrice(t: Test, amount: number, availability = 'IN_STOCK'): Promise<void> {
+  const data = createGraphQLClient({ url: `${server.origin}/graphql` });
+  try {
+    const token = createTokens(SECRET).sign({ sub: 'e2e', roles: [CATALOG_WRITE] });
+    const result = await data.request(
+      {
+        query: `mutation ($amount: Float!) { updateProduct(id: "4711", locale: "en-GB", amount: $amount, availability: ${availability}) { version } }`,
+        variables: { amount },
+      },
+      { token },
+    );
+    t.notOk(result.errors, 'the backend accepted the change');
+  } finally {
+    await data.close();
+  }
+}
+
+/** The page shows `amount`, changed in the backend again each poll: the subscription may start late. */
+function follows(t: Test, page: Page, amount: number, availability?: string): Promise<unknown> {
+  const price = page.locator(LIVE_PRICE);
+  return until(
+    async () => {
+      if ((await price.innerText()) === `£${amount}`) return true;
+      await changePrice(t, amount, availability);
+      return false;
+    },
+    { what: `the page to show £${amount}`, timeout: 15_000, every: 250 },
+  );
+}
+
+const LIVE_PRICE = 'section.features p.price vitrine-island[data-name="price"] data';
+/** React DOM (or preact/compat) and the price's own module: what the live price costs a phone. */
+const PRICE_CODE = /\/assets\/(hydrate-island|price)-[^/]*\.js$/;
+
 t.test('the live price changes on the page when the backend changes it', async (t) => {
   const { page, close } = await openPage(browser);
   t.teardown(close);
@@ -40,7 +84,8 @@ t.test('the live price changes on the page when the backend changes it', async (
   t.equal(await price.innerText(), '£779', 'the server-rendered price');
   await waitForIsland(page, 'price');
   // Subscribed once the backend answered the hydration query (the availability line appears then).
-  await page.locator('section.features .availability').waitFor({ timeout: 10_000 });
+  // The labels are all there from the server's render; the backend's answer marks the current one.
+  await page.locator('section.features .availability [data-current]').waitFor({ state: 'attached', timeout: 10_000 });
   t.equal((await page.locator('section.features .availability').innerText()).trim(), 'In stock');
 
   const data = createGraphQLClient({ url: `${server.origin}/graphql` });
@@ -100,7 +145,8 @@ t.test('a product page enters the back/forward cache and shows a fresh price whe
   t.notMatch(response?.headers()['cache-control'] ?? '', /no-store/, 'the page may be kept (no-store would bar it)');
   const price = page.locator('section.features p.price vitrine-island[data-name="price"] data');
   await waitForIsland(page, 'price');
-  await page.locator('section.features .availability').waitFor({ timeout: 10_000 });
+  // The labels are all there from the server's render; the backend's answer marks the current one.
+  await page.locator('section.features .availability [data-current]').waitFor({ state: 'attached', timeout: 10_000 });
 
   const data = createGraphQLClient({ url: `${server.origin}/graphql` });
   t.teardown(() => data.close());
@@ -149,4 +195,67 @@ t.test('a product page enters the back/forward cache and shows a fresh price whe
   t.pass('the restored page shows the price changed while it was away');
   await follows(633, 'the restored page to follow changes again');
   t.equal(await price.innerText(), '£633', 'the restored page is live again');
+});
+
+t.test('the live price loads no island code until it is on screen, then follows the backend', async (t) => {
+  // 390 × 600: the product's price is below the fold, as on most phones.
+  const { page, close } = await openPage(browser, { viewport: { width: 390, height: 600 } });
+  t.teardown(close);
+  const requests = recordRequests(page);
+  await page.goto(server.url('uk', DISHWASHER));
+  await page.waitForResponse((response) => /\/assets\/runtime-[^/]*\.js$/.test(response.url()));
+  // The runtime has started once its module is in; an idle island (the price before decision 0205)
+  // would be on its way after the next idle callbacks.
+  for (let i = 0; i < 3; i++) {
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+    await nextFrames(page);
+  }
+  t.same(
+    requests.map(pathOf).filter((path) => PRICE_CODE.test(path)),
+    [],
+    'neither React DOM nor the price module is fetched while the price is off screen',
+  );
+  t.equal(await page.locator(LIVE_PRICE).innerText(), '£779', 'the server-rendered price is there all along');
+  await page.locator(LIVE_PRICE).scrollIntoViewIfNeeded();
+  await page.waitForSelector('vitrine-island[data-name="price"][data-hydrated]', { state: 'attached' });
+  t.ok(
+    requests.map(pathOf).some((path) => /\/assets\/hydrate-island-[^/]*\.js$/.test(path)),
+    'on screen, the island loads its library and hydrates',
+  );
+  await follows(t, page, 742);
+  t.pass('and the price follows the backend from then on');
+});
+
+t.test('the live price moves nothing at 390 × 844 when it hydrates and when the price changes', async (t) => {
+  // The backend's price as the server renders it, in stock: what changes on hydration is the availability.
+  await changePrice(t, 779);
+  const { page, close } = await openPage(browser, { viewport: { width: 390, height: 844 } });
+  t.teardown(close);
+  await page.addInitScript(() => {
+    const shifts: { value: number; sources: string[] }[] = [];
+    Object.assign(window, { __shifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node?: Node }[];
+      })[])
+        if (!entry.hadRecentInput)
+          shifts.push({ value: entry.value, sources: entry.sources.map((s) => s.node?.nodeName ?? '?') });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(server.url('uk', DISHWASHER));
+  const box = await page.locator(LIVE_PRICE).boundingBox();
+  t.ok(box && box.y < 844, 'the price is on screen at 390 × 844, where a shift would count');
+  const availability = page.locator('section.features .availability');
+  await until(async () => (await availability.innerText()).trim() === 'In stock', {
+    what: 'the backend’s answer (availability) on the page',
+    timeout: 15_000,
+    every: 100,
+  });
+  await follows(t, page, 701, 'LOW_STOCK');
+  t.equal((await availability.innerText()).trim(), 'Only a few left');
+  await nextFrames(page);
+  const shifts = (await page.evaluate('window.__shifts')) as { value: number; sources: string[] }[];
+  t.same(shifts, [], 'no layout shift: the availability’s space is reserved and the digits are of one width');
 });

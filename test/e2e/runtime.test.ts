@@ -105,7 +105,8 @@ t.test('no prefetch on Save-Data', async (t) => {
 });
 
 t.test('a chunk that fails to load reloads the page once, and the guard stops a loop', async (t) => {
-  const { page, close } = await openPage(browser);
+  // Tall enough that the price is on screen on every load: it fetches its chunk only then (decision 0205).
+  const { page, close } = await openPage(browser, { viewport: { width: 1280, height: 1400 } });
   t.teardown(close);
   await page.route('**/assets/price-*.js', (route) => route.abort());
   let documents = 0;
