@@ -56,14 +56,20 @@ async function healthy(origin: string): Promise<boolean> {
 /**
  * Starts the production build (`node dist/server/main.js`) on a free port and waits, bounded, until
  * `/healthcheck` answers 200. Register `stop` with `t.teardown`. In a group of files
- * (test/e2e/together.ts), a file that asks for the usual server (no `env`, `process.env` as the group
- * found it) gets the group's one server, and its `stop` leaves it to the group.
+ * (test/e2e/together.ts), a `share`d server (by default the usual one, without `env`) is started once
+ * for every file that asks for the same `env` with `process.env` as the group found it, and its
+ * `stop` leaves it to the group.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { share = Object.keys(env).length === 0 }: { share?: boolean } = {},
+): Promise<RunningServer> {
   const group = currentGroup();
-  if (!group || Object.keys(env).length > 0 || !envUnchanged(group)) return startOwnServer(env);
-  group.server ??= startOwnServer();
-  return { ...(await group.server), stop: async () => {} };
+  if (!group || !share || !envUnchanged(group)) return startOwnServer(env);
+  const key = JSON.stringify(Object.entries(env).sort());
+  const shared = group.servers.get(key) ?? startOwnServer(env);
+  group.servers.set(key, shared);
+  return { ...(await shared), stop: async () => {} };
 }
 
 /** A server no other file shares, even in a group: for a test that kills it or needs several. */

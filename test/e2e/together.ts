@@ -17,7 +17,7 @@ export const E2E_GROUPS: Record<string, readonly string[]> = {
     'test/e2e/{a11y,footnotes,header-menu,hydration,language,lighthouse,pages,parallax}.test.ts',
     'test/e2e/{price,requests,runtime,sanitize,server-bundle,speculation,touch-targets}.test.ts',
   ],
-  // A server trusting an editor origin (test/e2e/editor.ts): one each.
+  // The editor's origin and a server trusting it (test/e2e/editor.ts), shared unless a file set more.
   editor: [
     'test/e2e/builder*.test.ts',
     'test/e2e/{collab,contentstack-preview,preview,share-links-4x,toolbar-tab-4x,variants-4x,workbench}.test.ts',
