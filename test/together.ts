@@ -55,7 +55,11 @@ export function filesOf(globs: readonly string[]): string[] {
  * Runs the files of the group an entry in test/together/ (or test/e2e/together/, with its groups) is
  * named for, one after another in this process, each in a subtest with tap's per-file timeout.
  */
-export async function together(entry: string, groups: Record<string, readonly string[]> = GROUPS): Promise<void> {
+export async function together(
+  entry: string,
+  groups: Record<string, readonly string[]> = GROUPS,
+  { restoreEnv = false } = {},
+): Promise<void> {
   const name = basename(fileURLToPath(entry), '.test.ts');
   const globs = groups[name];
   if (!globs) throw new Error(`${relative('.', fileURLToPath(entry))}: no group ${name}`);
@@ -69,8 +73,10 @@ export async function together(entry: string, groups: Record<string, readonly st
       current.set(url, ft);
       await import(url);
     });
-    // What a file put in the environment (for a server it spawns) is not the next file's.
-    for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-    Object.assign(process.env, env);
+    // What a browser file put in the environment (for a server it spawns) is not the next file's.
+    if (restoreEnv) {
+      for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+      Object.assign(process.env, env);
+    }
   }
 }

@@ -38,5 +38,5 @@ export const ISLAND_GROUP: Record<string, readonly string[]> = {
 export async function togetherInBrowser(entry: string, groups = E2E_GROUPS): Promise<void> {
   const group = openGroup();
   t.teardown(() => group.end());
-  await together(entry, groups);
+  await together(entry, groups, { restoreEnv: true });
 }
