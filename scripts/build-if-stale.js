@@ -1,23 +1,32 @@
 // Builds when the build output is missing or older than the sources (or made for the other island
-// runtime): `npm start` before it serves, `npm run test:hostile` before it attacks the build.
-// Plain JavaScript so it runs before anything is compiled.
+// runtime): `npm start` before it serves, and every suite that runs the build (browser, hostile,
+// Docker stage, bench) before it starts, so one CI run builds once. Plain JavaScript so it runs
+// before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleBuildReason } from './stale-build.js';
 
+// Everything `npm run build` reads: its four Vite builds, the compression step, the dependencies.
 const SOURCES = [
   'server',
   'client',
   'islands',
   'common',
   'sdk',
+  'workbench',
   'vite.config.ts',
   'vite.server.config.ts',
+  'vite.sdk.config.ts',
+  'vite.workbench.config.ts',
+  'scripts/compress-assets.js',
   'package.json',
+  'package-lock.json',
 ];
-const OUTPUTS = ['dist/server/main.js', 'dist/client/.vite/manifest.json'];
+// One output of each Vite build; the workbench's is written last, so a build that stopped half
+// way leaves it older than the sources (or missing: each build empties its folder first).
+const OUTPUTS = ['dist/client/.vite/manifest.json', 'dist/server/main.js', 'dist/workbench/workbench.js'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

@@ -52,21 +52,31 @@ export function filesOf(globs: readonly string[]): string[] {
 }
 
 /**
- * Runs the files of the group an entry in test/together/ is named for, one after another in this
- * process, each in a subtest with tap's per-file timeout.
+ * Runs the files of the group an entry in test/together/ (or test/e2e/together/, with its groups) is
+ * named for, one after another in this process, each in a subtest with tap's per-file timeout.
  */
-export async function together(entry: string): Promise<void> {
+export async function together(
+  entry: string,
+  groups: Record<string, readonly string[]> = GROUPS,
+  { restoreEnv = false } = {},
+): Promise<void> {
   const name = basename(fileURLToPath(entry), '.test.ts');
-  const globs = GROUPS[name];
-  if (!globs) throw new Error(`test/together.ts: no group ${name}`);
+  const globs = groups[name];
+  if (!globs) throw new Error(`${relative('.', fileURLToPath(entry))}: no group ${name}`);
   const files = filesOf(globs);
   const timeout = Number(process.env.TAP_TIMEOUT ?? 30) * 1000;
   t.setTimeout(timeout * files.length);
   for (const file of files) {
     const url = pathToFileURL(`${ROOT}${file}`).href;
+    const env = { ...process.env };
     await t.test(relative('.', fileURLToPath(url)), { timeout }, async (ft) => {
       current.set(url, ft);
       await import(url);
     });
+    // What a browser file put in the environment (for a server it spawns) is not the next file's.
+    if (restoreEnv) {
+      for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+      Object.assign(process.env, env);
+    }
   }
 }

@@ -1,11 +1,13 @@
 import {
   type Browser,
+  type BrowserContext,
   type BrowserContextOptions,
   chromium,
   type Frame,
   type Page,
   type Request,
 } from 'playwright-core';
+import { currentGroup } from './group.ts';
 
 /** Debian's Chromium; never a downloaded one. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,8 +25,51 @@ export const CHROMIUM_ARGS = [
 export const NARROW = { width: 375, height: 812 } as const;
 export const DESKTOP = { width: 1280, height: 900 } as const;
 
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Chromium for one test file. In a group of files (test/e2e/together.ts) they share one Chromium:
+ * the file gets a handle whose `close` closes only the contexts it opened, so each file still starts
+ * from fresh contexts (own cookies, storage and cache).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const group = currentGroup();
+  if (!group) return launch();
+  group.browser ??= launch();
+  return borrow(await group.browser);
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+function borrow(browser: Browser): Browser {
+  const opened = new Set<BrowserContext>();
+  const newContext = async (options?: BrowserContextOptions) => {
+    const context = await browser.newContext(options);
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  const own: Partial<Browser> = {
+    newContext,
+    // Like Browser.newPage: a context of its own, closed with the page.
+    newPage: async (options?: BrowserContextOptions) => {
+      const context = await newContext(options);
+      const page = await context.newPage();
+      page.once('close', () => void context.close());
+      return page;
+    },
+    contexts: () => [...opened],
+    close: async () => {
+      await Promise.all([...opened].map((context) => context.close()));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property, receiver) {
+      if (property in own) return own[property as keyof Browser];
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** A fresh context (own cookies) and page; the context closes with the caller's teardown. */

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
+import { currentGroup, type Group } from './group.ts';
 import { freePort, type RunningServer, startServer } from './server.ts';
 
 /**
@@ -96,30 +97,21 @@ export async function startEditorSuite(
   t: { teardown(fn: () => unknown): void },
   options: EditorOptions,
 ): Promise<EditorSuite> {
-  const apm = await readFile(createRequire(import.meta.url).resolve('@contentstack/advanced-post-message'), 'utf8');
-  const page = editorPage(options.script);
-  const editor = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://editor').pathname;
-    const [type, body] = path === '/apm.js' ? ['text/javascript', apm] : ['text/html', options.pages?.[path] ?? page];
-    response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
-    response.end(body);
-  });
-  const port = await freePort();
-  editor.listen(port, '127.0.0.1');
+  const { port, close } = await editorServer(options);
   const origin = `http://127.0.0.1:${port}`;
   // Builder mode needs a stack; preview tests write drafts with the token.
-  Object.assign(process.env, {
+  const env = {
     EDITOR_ORIGINS: origin,
     PREVIEW_API_KEY: 'blt-e2e',
     PREVIEW_ENVIRONMENT: 'preview',
     DRAFT_API_TOKEN: DRAFT_TOKEN,
-  });
-  const server = await startServer();
+  };
+  const server = await startServer(env, { share: true });
   const browser = await launchBrowser();
   t.teardown(async () => {
     await browser.close();
     await server.stop();
-    editor.close();
+    close();
   });
 
   return {
@@ -139,6 +131,46 @@ export async function startEditorSuite(
       return { page, site };
     },
   };
+}
+
+const APM = createRequire(import.meta.url).resolve('@contentstack/advanced-post-message');
+/** The editor server of each group of files, serving the current file's options. */
+const groupEditors = new WeakMap<Group, { options: EditorOptions; port: Promise<number> }>();
+
+/**
+ * The editor's origin server, serving `options`' pages. In a group (test/e2e/together.ts) one server
+ * serves each file's pages in turn, so the built server trusting its origin is shared too.
+ */
+async function editorServer(options: EditorOptions): Promise<{ port: number; close(): void }> {
+  const group = currentGroup();
+  if (!group) return listenEditor(() => options);
+  let shared = groupEditors.get(group);
+  if (!shared) {
+    const entry = { options, port: Promise.resolve(0) };
+    entry.port = listenEditor(() => entry.options).then(({ port, close }) => {
+      group.closers.push(close);
+      return port;
+    });
+    groupEditors.set(group, entry);
+    shared = entry;
+  }
+  shared.options = options;
+  return { port: await shared.port, close: () => {} };
+}
+
+async function listenEditor(options: () => EditorOptions): Promise<{ port: number; close(): void }> {
+  const apm = await readFile(APM, 'utf8');
+  const editor = createServer((request, response) => {
+    const { script, pages } = options();
+    const path = new URL(request.url ?? '/', 'http://editor').pathname;
+    const [type, body] =
+      path === '/apm.js' ? ['text/javascript', apm] : ['text/html', pages?.[path] ?? editorPage(script)];
+    response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+    response.end(body);
+  });
+  const port = await freePort();
+  editor.listen(port, '127.0.0.1');
+  return { port, close: () => editor.close() };
 }
 
 /** What the layer sent of one type so far. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { until } from '../until.ts';
-import { freePort, type RunningServer, startServer } from './server.ts';
+import { freePort, type RunningServer, startOwnServer } from './server.ts';
 
 /**
  * Three instances behind Debian's HAProxy, health-checked on /readyz. One instance is killed while
@@ -62,7 +62,7 @@ t.test('an instance killed behind the balancer costs at most the requests in fli
     return;
   }
   const instances: RunningServer[] = [];
-  for (let i = 0; i < 3; i++) instances.push(await startServer());
+  for (let i = 0; i < 3; i++) instances.push(await startOwnServer());
   t.teardown(() => Promise.all(instances.map((s) => s.stop())));
 
   const dir = mkdtempSync(join(tmpdir(), 'vitrine-lb-'));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { until } from '../until.ts';
 import { launchBrowser } from './browser.ts';
+import { currentGroup, envUnchanged } from './group.ts';
 
 /** The project root: the built server runs from there (it reads config/, content/ and dist/). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,9 +55,25 @@ async function healthy(origin: string): Promise<boolean> {
 
 /**
  * Starts the production build (`node dist/server/main.js`) on a free port and waits, bounded, until
- * `/healthcheck` answers 200. Register `stop` with `t.teardown`.
+ * `/healthcheck` answers 200. Register `stop` with `t.teardown`. In a group of files
+ * (test/e2e/together.ts), a `share`d server (by default the usual one, without `env`) is started once
+ * for every file that asks for the same `env` with `process.env` as the group found it, and its
+ * `stop` leaves it to the group.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { share = Object.keys(env).length === 0 }: { share?: boolean } = {},
+): Promise<RunningServer> {
+  const group = currentGroup();
+  if (!group || !share || !envUnchanged(group)) return startOwnServer(env);
+  const key = JSON.stringify(Object.entries(env).sort());
+  const shared = group.servers.get(key) ?? startOwnServer(env);
+  group.servers.set(key, shared);
+  return { ...(await shared), stop: async () => {} };
+}
+
+/** A server no other file shares, even in a group: for a test that kills it or needs several. */
+export async function startOwnServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {

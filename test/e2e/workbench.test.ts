@@ -124,7 +124,7 @@ t.test('builder mode: a field clicked in the page and typed in place updates the
         .then((text) => JSON.parse(text).body_components[0].headline)
         .catch(() => undefined)
         .then((value) => value === 'AquaSense 60 Pro' && value),
-    { what: 'the draft file', every: 100 },
+    { what: 'the draft file', timeout: 15_000, every: 100 },
   ).catch(() => undefined);
   t.equal(headline, 'AquaSense 60 Pro', 'the draft holds what was typed');
   t.same(errors, [], 'no script errors in the workbench');

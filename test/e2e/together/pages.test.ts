@@ -1,0 +1,3 @@
+import { togetherInBrowser } from '../together.ts';
+
+await togetherInBrowser(import.meta.url);
