@@ -1,7 +1,12 @@
 import t from 'tap';
 import { addressGroup } from '../http/client-address.ts';
-import { tokenBucket } from './socket.ts';
-import { addressSubscriptions, operationAdmission, type SocketStanding, socketPlaces } from './socket-admission.ts';
+import {
+  addressSubscriptions,
+  operationAdmission,
+  type SocketStanding,
+  socketPlaces,
+  tokenBucket,
+} from './socket-admission.ts';
 
 /**
  * The pure rules of the socket budgets (decisions 0142, 0174): a token bucket, fair admission per
@@ -370,6 +375,47 @@ t.test(
     clock = 17_000;
     t.notOk(take('v4'), 'and after the bar, with no return, it displaces no live socket');
     t.same(gaveWay, ['v1', 'a1', 'v2', 'b1']);
+  },
+);
+
+t.test(
+  'live sockets past their first second give way to fresh addresses at most so many a minute; past that, a fresh address draws only among those in their first second, or is refused',
+  async (t) => {
+    let clock = 0;
+    const places = socketPlaces<string>(4, 10, { now: () => clock, random: () => 0, displacementsPerMinute: 2 });
+    const gaveWay: string[] = [];
+    const take = (name: string) =>
+      Boolean(
+        places.take(
+          name.slice(0, 1),
+          name,
+          () => gaveWay.push(name),
+          () => 'live',
+        ),
+      );
+    for (const name of ['a1', 'b1', 'c1', 'v1']) take(name);
+    clock = 5_000;
+    t.ok(take('d1') && take('e1'), 'two fresh addresses at the cap take the places of two held');
+    t.same(gaveWay, ['a1', 'b1']);
+    t.ok(take('f1'), 'the budget spent, a third one takes the place of one that only just came');
+    t.same(gaveWay, ['a1', 'b1', 'd1']);
+    clock = 6_000;
+    t.ok(take('a2'), 'a return is not counted against the budget: a1 comes back');
+    t.same(gaveWay, ['a1', 'b1', 'd1', 'c1']);
+    clock = 7_000;
+    t.notOk(take('g1'), 'with none in its first second, a fresh address is refused: the visitor keeps its place');
+    clock = 35_000;
+    t.ok(take('h1'), 'half a minute on, the budget gives one more');
+    t.same(gaveWay, ['a1', 'b1', 'd1', 'c1', 'v1']);
+    clock = 36_000;
+    t.ok(take('v2'), 'the visitor comes back on its return');
+    t.same(gaveWay, ['a1', 'b1', 'd1', 'c1', 'v1', 'e1']);
+    clock = 36_500;
+    t.notOk(
+      take('i1'),
+      'and only one: the visitor, back within the second, is not drawn in the place of a settled one',
+    );
+    t.equal(places.of('v'), 1, 'the visitor holds its place');
   },
 );
 

@@ -112,6 +112,24 @@ function recentCounts(now: () => number) {
   };
 }
 
+/**
+ * A token bucket: true for `burst` calls at once, then for `perSecond` a second. The message
+ * budgets of a socket and of an address; past either, the socket is closed and what it sent is
+ * dropped unparsed.
+ */
+export function tokenBucket(burst: number, perSecond: number, now = () => performance.now()): () => boolean {
+  let tokens = burst;
+  let last = now();
+  return () => {
+    const at = now();
+    tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
+    last = at;
+    if (tokens < 1) return false;
+    tokens--;
+    return true;
+  };
+}
+
 /** What the count of an address's subscriptions reads of a socket: graphql-ws's operations on it. */
 export interface SubscriptionOwner {
   subscriptions: Record<string, unknown>;
@@ -170,13 +188,25 @@ export type SocketStanding = 'connecting' | 'idle' | 'live';
  * gives way to such a draw of a newcomer not displaced earns its address one return; giving way in
  * any other way (to a return among others) earns none, so returns never chain. Drawn, not the
  * newest or the oldest: no order of arrival can be aimed at. An address displaced twice within
- * `memoryMs` and holding no return is refused at the cap for `barredMs` after its latest.
+ * `memoryMs` and holding no return is refused at the cap for `barredMs` after its latest. A
+ * newcomer not displaced draws a live socket past its first `graceMs` only within
+ * `displacementsPerMinute` (decision 0211), else only one in its first `graceMs` of an address not
+ * displaced, else it is refused: however many fresh addresses come, a visitor is drawn seldom.
  */
 export function socketPlaces<S>(
   total: number,
   perAddress: number,
-  { barredMs = 10_000, graceMs = 1_000, memoryMs = 60_000, now = () => performance.now(), random = Math.random } = {},
+  {
+    barredMs = 10_000,
+    graceMs = 1_000,
+    memoryMs = 60_000,
+    displacementsPerMinute = Math.max(2, Math.ceil(total / 16)),
+    now = () => performance.now(),
+    random = Math.random,
+  } = {},
 ) {
+  /** Live sockets past their first second a fresh address may displace: a minute's worth at once. */
+  const displacements = tokenBucket(displacementsPerMinute, displacementsPerMinute / 60, now);
   interface Place {
     group: string;
     giveWay: () => void;
@@ -239,7 +269,17 @@ export function socketPlaces<S>(
     }
     if (idle !== undefined || young !== undefined) return { socket: idle ?? young };
     // Among the live, chance: no order of arrival (the newest, the oldest) can be aimed at.
-    return { socket: live[Math.floor(random() * live.length)], drawn: true };
+    const socket = live[Math.floor(random() * live.length)];
+    const settled = socket !== undefined && at - (places.get(socket)?.since ?? at) >= graceMs;
+    // A fresh address displaces a settled socket within the budget only (a return is bounded by
+    // the draws that earned it). Past it, only one in its first second of an address never
+    // displaced: the attack's own, not a visitor's just back.
+    if (!settled || own || displacements()) return { socket, drawn: true };
+    const justCome = live.filter((other) => {
+      const place = places.get(other);
+      return place && at - place.since < graceMs && !displaced.has(place.group);
+    });
+    return { socket: justCome[Math.floor(random() * justCome.length)], drawn: true };
   };
   return {
     /**

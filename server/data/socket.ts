@@ -17,7 +17,7 @@ import type { Catalog } from './catalog.ts';
 import { documentLimits, PARSE_OPTIONS, querySourceError } from './document-limits.ts';
 import { responseTooLargeError } from './response-size.ts';
 import { type DataContext, operationLimits, schema } from './schema.ts';
-import { addressSubscriptions, operationAdmission, socketPlaces } from './socket-admission.ts';
+import { addressSubscriptions, operationAdmission, socketPlaces, tokenBucket } from './socket-admission.ts';
 import { type SocketLog, serveGraphQLOverSockets } from './socket-transport.ts';
 import {
   refuseUpgrade,
@@ -415,24 +415,6 @@ function idleWatch(idleMs: number) {
       clearInterval(watched.get(connection)?.timer);
       watched.delete(connection);
     },
-  };
-}
-
-/**
- * A token bucket: true for `burst` calls at once, then for `perSecond` a second. The message
- * budgets of a socket and of an address; past either, the socket is closed and what it sent is
- * dropped unparsed.
- */
-export function tokenBucket(burst: number, perSecond: number, now = () => performance.now()): () => boolean {
-  let tokens = burst;
-  let last = now();
-  return () => {
-    const at = now();
-    tokens = Math.min(burst, tokens + ((at - last) / 1000) * perSecond);
-    last = at;
-    if (tokens < 1) return false;
-    tokens--;
-    return true;
   };
 }
 

@@ -355,15 +355,71 @@ await hostileCase(
     t.comment(
       `visitor live ${(100 * share).toFixed(1)}% of ${Math.round(performance.now() - started)} ms (ended: ${visitor.kept.ends.join(', ') || 'never'}); fresh addresses: ${fresh.join(', ')}`,
     );
+    // Live sockets give way to fresh addresses 2 a minute at this cap (decision 0211), shared with
+    // the cases before: the ones within it take a place, the next are refused.
     t.ok(
-      fresh.every((outcome) => outcome === 'held'),
-      'each fresh address took a place',
+      fresh.every((outcome) => outcome === 'held' || outcome === 'refused 503'),
+      'each fresh address took a place within the budget of displacements, or was refused',
     );
     t.notOk(
       visitor.kept.ends.some((end) => end.startsWith('refused')),
       'the visitor was never refused',
     );
     t.ok(share >= 0.9, `the visitor held its live price ${(100 * share).toFixed(1)}% of the attack (at least 90%)`);
+  },
+);
+
+/**
+ * Fresh addresses against two visitors among holders (the outside attack: 126 holders of 128, then
+ * 650 fresh addresses at 10 a second): more than the cap holds, each one a draw.
+ */
+const FLOOD = 4 * SOCKETS_MAX;
+
+await hostileCase(
+  t,
+  server,
+  '96. with every other place held, two visitors keep their live price while fresh addresses come fast, and are never locked out',
+  async (t) => {
+    const held = await Promise.all(
+      Array.from({ length: SOCKETS_MAX - 2 }, (_, i) => liveSocket(t, `127.0.22.${i + 1}`)),
+    );
+    t.ok(
+      held.every(({ outcome }) => outcome === 'held'),
+      'the attack holds every place but two',
+    );
+    const visitors = [keptPrice(t, '127.0.23.1'), keptPrice(t, '127.0.23.2')];
+    // Past their first second: a second's price changes.
+    await until(() => visitors.every((visitor) => visitor.kept.updates > 20), {
+      what: "the visitors' first prices",
+      timeout: 30_000,
+    });
+    const started = performance.now();
+    const heldBefore = visitors.map((visitor) => visitor.kept.liveMs);
+    // One after another, each as soon as the last was answered; then 40 more price changes each.
+    const fresh: Record<string, number> = {};
+    for (let i = 0; i < FLOOD; i++) {
+      const { outcome } = await liveSocket(t, `127.0.${24 + Math.floor(i / 250)}.${(i % 250) + 1}`);
+      fresh[outcome] = (fresh[outcome] ?? 0) + 1;
+    }
+    const updates = visitors.map((visitor) => visitor.kept.updates);
+    await until(() => visitors.every((visitor, i) => visitor.kept.updates >= (updates[i] ?? 0) + 40), {
+      what: 'each visitor to see 40 more price changes',
+      timeout: 120_000,
+    });
+    const shares = visitors.map((visitor, i) => visitor.liveSince(started, heldBefore[i] ?? 0));
+    t.comment(
+      `visitors live ${shares.map((share) => `${(100 * share).toFixed(1)}%`).join(', ')} of ${Math.round(performance.now() - started)} ms (ended: ${visitors.map((visitor) => visitor.kept.ends.join(', ') || 'never').join('; ')}); fresh addresses: ${JSON.stringify(fresh)}`,
+    );
+    for (const [i, visitor] of visitors.entries()) {
+      t.notOk(
+        visitor.kept.ends.some((end) => end.startsWith('refused')),
+        `visitor ${i + 1} was never refused`,
+      );
+      t.ok(
+        (shares[i] ?? 0) >= 0.9,
+        `visitor ${i + 1} held its live price ${(100 * (shares[i] ?? 0)).toFixed(1)}% of the attack (at least 90%)`,
+      );
+    }
   },
 );
 
