@@ -112,7 +112,9 @@ interface Held {
  * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201),
  * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
  * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
- * within the second no longer holds a place.
+ * within the second no longer holds a place. After those, and before the rule of two more, a body
+ * still coming a second after its head, however fast, gives way to a newcomer whose address holds
+ * none such (decision 0210); an address abandoning bodies is churning as one abandoning heads is.
  */
 export function capConnections(
   server: Server,
