@@ -459,6 +459,14 @@ const atTheCap: {
     cut: [],
   },
   {
+    name: `a newcomer from an address that abandoned ${ABANDONED_HEADS_CHURN} requests takes no stalled head's place`,
+    held: Array.from({ length: 8 }, () => ['slow head']),
+    abandoned: [0, 0, 0, 0, 0, 0, 0, 0, ABANDONED_HEADS_CHURN],
+    newcomer: { from: '127.0.9.9', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
     name: 'of stalled heads, those of the address that abandoned the most heads give way first, before older ones',
     held: [['slow head'], ['slow head'], ['slow head'], ['slow head']],
     abandoned: [0, 1, 2, 0],

@@ -366,15 +366,16 @@ export function capConnections(
     const group = addressGroup(address);
     const fromAddress = perAddress.get(group) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
+    // An address that keeps abandoning requests takes only places nobody is using: its renewals are
+    // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
+    const churning = !trusted && abandonedHeads(group, Date.now()) >= ABANDONED_HEADS_CHURN;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
         : open >= total &&
             !closeEnded() &&
             !closeLongestIdle() &&
-            !closeStalled() &&
-            !closeLongestBody(group) &&
-            !closeOldestIncomplete(fromAddress + 1)
+            (churning || (!closeStalled() && !closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))
           ? 'total'
           : undefined;
     if (refusal) {
