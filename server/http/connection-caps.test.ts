@@ -367,6 +367,8 @@ const atTheCap: {
   aged?: boolean;
   /** Per address: heads it began and abandoned (closed half sent) just before it held its connections. */
   abandoned?: number[];
+  /** What each abandoned connection had sent when its client closed it: half a head unless given. */
+  abandonedKind?: Held;
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -457,6 +459,14 @@ const atTheCap: {
     cut: [],
   },
   {
+    name: `a newcomer from an address that abandoned ${ABANDONED_HEADS_CHURN} requests takes no stalled head's place`,
+    held: Array.from({ length: 8 }, () => ['slow head']),
+    abandoned: [0, 0, 0, 0, 0, 0, 0, 0, ABANDONED_HEADS_CHURN],
+    newcomer: { from: '127.0.9.9', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
     name: 'of stalled heads, those of the address that abandoned the most heads give way first, before older ones',
     held: [['slow head'], ['slow head'], ['slow head'], ['slow head']],
     abandoned: [0, 1, 2, 0],
@@ -468,11 +478,39 @@ const atTheCap: {
     ],
   },
   {
-    name: 'an upload that moves is not taken by a newcomer from an address holding as many',
+    name: 'an upload that moves, still coming past its first second, gives way to a newcomer from an address holding as many',
     held: Array.from({ length: 8 }, () => ['upload']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'an upload that moves in its first second does not give way to a newcomer from an address holding as many',
+    held: Array.from({ length: 8 }, () => ['upload']),
+    aged: false,
     newcomer: { from: '127.0.9.100', connections: 1 },
     served: 0,
     cut: [],
+  },
+  {
+    name: 'of uploads past their first second, the address holding the most gives way first, then the longest in its body',
+    held: [['upload'], ['upload', 'upload'], ['upload'], ['upload']],
+    newcomer: { from: '127.0.9.100', connections: 2 },
+    served: 2,
+    cut: [
+      [1, 0],
+      [0, 0],
+    ],
+  },
+  {
+    name: `young uploads of an address that abandoned ${ABANDONED_HEADS_CHURN} bodies give way`,
+    held: Array.from({ length: 8 }, () => ['upload']),
+    aged: false,
+    abandoned: [0, 0, 0, ABANDONED_HEADS_CHURN],
+    abandonedKind: 'upload',
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[3, 0]],
   },
   {
     name: 'one stalled upload per address: a newcomer from a new address takes the oldest',
@@ -536,8 +574,16 @@ for (const row of atTheCap)
     });
     const port = await listening(t, app);
     const open = async () => (await metrics.text()).body.match(/vitrine_connections_open (\d+)/)?.[1];
+    let requests = 0;
+    app.server.on('request', () => requests++);
     for (const [a, n] of (row.abandoned ?? []).entries())
-      for (let i = 0; i < n; i++) (await holding(t, port, `127.0.9.${a + 1}`, 'slow head')).destroy();
+      for (let i = 0; i < n; i++) {
+        const seen = requests;
+        const socket = await holding(t, port, `127.0.9.${a + 1}`, row.abandonedKind ?? 'slow head');
+        // An abandoned body: closed once the server has its head, so it is a request cut short.
+        if (row.abandonedKind === 'upload') await until(() => requests > seen, { what: 'the head to be received' });
+        socket.destroy();
+      }
     await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];

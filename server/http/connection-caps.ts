@@ -112,7 +112,9 @@ interface Held {
  * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201),
  * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
  * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
- * within the second no longer holds a place.
+ * within the second no longer holds a place. After those, and before the rule of two more, a body
+ * still coming a second after its head, however fast, gives way to a newcomer whose address holds
+ * none such (decision 0210); an address abandoning bodies is churning as one abandoning heads is.
  */
 export function capConnections(
   server: Server,
@@ -196,6 +198,8 @@ export function capConnections(
       return churning || socket.bytesRead > state.readAtIdle || now - state.headSince >= caps.headMs;
     const last = state.last;
     if (!last || last.request.complete || last.response.headersSent) return false;
+    // Its address keeps closing requests before their body is whole: renewing them within the second.
+    if (churning) return true;
     const past = now - last.since - caps.headMs;
     return past > 0 && socket.bytesRead - last.read < (caps.bodyBytesPerSecond * past) / 1_000;
   };
@@ -219,6 +223,46 @@ export function capConnections(
           best = { churn, count };
           break;
         }
+    }
+    if (!chosen) return false;
+    held.get(chosen)?.release();
+    chosen.destroy();
+    options.onCut?.('incomplete');
+    return true;
+  };
+
+  /** When its request's body began to come, if it is still coming `headMs` on and no answer has begun. */
+  const bodyPastFirstSecond = (state: Held | undefined, now: number): number | undefined => {
+    const last = state?.last;
+    if (!state || state.upgraded || state.requests === 0 || !last) return undefined;
+    if (last.request.complete || last.response.headersSent || now - last.since < caps.headMs) return undefined;
+    return last.since;
+  };
+
+  /**
+   * Closes a request whose body is still coming `headMs` after its head was whole, however fast, and
+   * whose answer has not begun: the address holding the most first, then the longest in its body. A
+   * visitor's body is a few KB, sent within the second
+   * (docs/decisions/0210-bodies-past-their-first-second-give-way.md). Never for a newcomer whose
+   * address (`group`) holds such a body itself: a slow sender does not push out another. False when
+   * there is none.
+   */
+  const closeLongestBody = (group: string): boolean => {
+    const now = Date.now();
+    for (const socket of byAddress.get(group) ?? [])
+      if (bodyPastFirstSecond(held.get(socket), now) !== undefined) return false;
+    let chosen: Socket | undefined;
+    let best = { count: 0, since: Number.POSITIVE_INFINITY };
+    for (const [other, mine] of byAddress) {
+      const count = perAddress.get(other) ?? 0;
+      if (count < best.count) continue;
+      for (const socket of mine) {
+        const since = bodyPastFirstSecond(held.get(socket), now);
+        if (since !== undefined && (count > best.count || since < best.since)) {
+          chosen = socket;
+          best = { count, since };
+        }
+      }
     }
     if (!chosen) return false;
     held.get(chosen)?.release();
@@ -322,14 +366,16 @@ export function capConnections(
     const group = addressGroup(address);
     const fromAddress = perAddress.get(group) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
+    // An address that keeps abandoning requests takes only places nobody is using: its renewals are
+    // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
+    const churning = !trusted && abandonedHeads(group, Date.now()) >= ABANDONED_HEADS_CHURN;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
         : open >= total &&
             !closeEnded() &&
             !closeLongestIdle() &&
-            !closeStalled() &&
-            !closeOldestIncomplete(fromAddress + 1)
+            (churning || (!closeStalled() && !closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))
           ? 'total'
           : undefined;
     if (refusal) {
@@ -361,9 +407,12 @@ export function capConnections(
         ended.delete(socket);
         open--;
         if (trusted) return;
-        // Closed before a head was whole: it never sent one, or its next one had begun.
-        if (!state.upgraded && state.requests === 0 && (!state.last || socket.bytesRead > state.readAtIdle))
-          noteAbandoned(group, Date.now());
+        // Closed before a head was whole (it never sent one, or its next one had begun), or before
+        // its request's body was, unanswered: a request abandoned (decisions 0202, 0210).
+        const last = state.last;
+        const head = state.requests === 0 && (!last || socket.bytesRead > state.readAtIdle);
+        const body = state.requests > 0 && last && !last.request.complete && !last.response.headersSent;
+        if (!state.upgraded && (head || body)) noteAbandoned(group, Date.now());
         const left = (perAddress.get(group) ?? 1) - 1;
         const mine = byAddress.get(group);
         mine?.delete(socket);

@@ -699,6 +699,72 @@ await hostileCase(
   },
 );
 
+await hostileCase(
+  t,
+  server,
+  '95. one POST per address whose 16 KB body comes just over the rate floor, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    let attacking = true;
+    const attackers = new Set<Socket>();
+    const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 16000\r\nConnection: close\r\n\r\n`;
+    /** Resolves once its first connection is open; comes back 100 ms after each close, as the outside script did. */
+    const attack = async (from: string): Promise<void> => {
+      if (!attacking) return;
+      const socket = await open(t, port, from);
+      attackers.add(socket);
+      socket.write(head);
+      // 1,500 bytes a second, above the 1,024 floor even when a loaded machine's timers run late.
+      const trickle = setInterval(() => socket.write(' '.repeat(1_500)), 1_000);
+      socket.once('close', () => {
+        clearInterval(trickle);
+        attackers.delete(socket);
+        setTimeout(() => void attack(from), 100);
+      });
+      socket.resume();
+    };
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // 24 at a time, each batch once the server has counted it, as case 91 paces its POSTs.
+    const from = EVERY_PLACE.map((address) => address(70));
+    for (let a = 0; a < from.length; a += 24) {
+      await Promise.all(from.slice(a, a + 24).map(attack));
+      await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
+        what: 'the batch to be counted',
+      });
+    }
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Past the first second of a body, which a visitor's few KB never outlast.
+    const full = Date.now();
+    await until(() => Date.now() - full > 1_000, { what: 'the held bodies to pass their first second' });
+    const pages = [];
+    for (let i = 0; i < 20; i++)
+      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.75.250' })).status);
+    const answers = await browserBurst(t, '127.0.75.251');
+    attacking = false;
+    // 48 at a time, each batch once the server has let go of it, as case 91's attackers stop.
+    const left = [...attackers];
+    for (let i = 0; i < left.length; i += 48) {
+      for (const socket of left.slice(i, i + 48)) socket.destroy();
+      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
+        what: 'the attackers to be let go of',
+      });
+    }
+    t.equal(
+      pages.filter((status) => status === 200).length,
+      pages.length,
+      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
+    );
+    t.equal(
+      answers.filter((status) => status === 200).length,
+      6,
+      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
+    );
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `bodies past their first second made room (${madeRoom} closed)`);
+  },
+);
+
 await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
   const sockets: WebSocket[] = [];
   t.teardown(() => {
