@@ -123,14 +123,8 @@ await hostileCase(
         );
     const held = await Promise.all(holders);
     t.ok(held.filter((socket) => !ended(socket)).length >= 300, 'the cap is held by idle connections');
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.6.250' })).status);
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
+    const pages = await visitorPages('127.0.6.250');
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     // Each page's connection closes after its answer, so the first took an idle one's place and
     // the others took the first's again; the holders past the cap took idle ones' too.
     const madeRoom = (await server.metric('vitrine_connections_idle_closed_total')) - closedIdle;
@@ -418,6 +412,22 @@ async function pageInPieces(t: Test, from: string, pieces: number, spreadMs: num
   return Number(data.split(' ')[1] ?? 0) || 0;
 }
 
+/** A visitor's 20 page requests from `from`, each on a new connection: their statuses. */
+async function visitorPages(from: string): Promise<number[]> {
+  const pages = [];
+  for (let i = 0; i < 20; i++) pages.push((await request(port, '/', [`Host: ${HOST}`], { from })).status);
+  return pages;
+}
+
+/** All of `statuses` (`expected` of them) are 200. */
+function everyAnswered(t: Test, statuses: number[], what: string, expected = statuses.length): void {
+  t.equal(
+    statuses.filter((status) => status === 200).length,
+    expected,
+    `${what} answered 200 (statuses: ${statuses.join(' ')})`,
+  );
+}
+
 /** The statuses of a browser's burst: six connections opened at once, a page request on each. */
 async function browserBurst(t: Test, from: string): Promise<number[]> {
   const burst = await Promise.all(Array.from({ length: 6 }, () => open(t, port, from)));
@@ -446,15 +456,9 @@ await hostileCase(
     await until(async () => (await server.metric('vitrine_connections_open')) >= 380, {
       what: 'the attackers to hold the cap',
     });
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.8.250' })).status);
+    const pages = await visitorPages('127.0.8.250');
     await stop();
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `incomplete connections made room (${madeRoom} closed)`);
   },
@@ -476,21 +480,11 @@ await hostileCase(
     // Past the age a browser's head never takes to arrive.
     const full = Date.now();
     await until(() => Date.now() - full > 1_000, { what: 'the held heads to stall' });
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.30.250' })).status);
+    const pages = await visitorPages('127.0.30.250');
     const answers = await browserBurst(t, '127.0.30.251');
     await stop();
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
-    t.equal(
-      answers.filter((status) => status === 200).length,
-      6,
-      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `stalled heads made room (${madeRoom} closed)`);
   },
@@ -545,22 +539,12 @@ await hostileCase(
     }, 150);
     t.teardown(() => clearInterval(moving));
     const upload = closedByServer(uploader).then(() => Number(uploaded.split(' ')[1] ?? 0) || 0);
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.45.250' })).status);
+    const pages = await visitorPages('127.0.45.250');
     const answers = await browserBurst(t, '127.0.45.252');
     const uploadStatus = await upload;
     await stop();
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
-    t.equal(
-      answers.filter((status) => status === 200).length,
-      6,
-      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
     t.equal(uploadStatus, 200, 'the upload that moved was answered');
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `stalled bodies made room (${madeRoom} closed)`);
@@ -588,21 +572,11 @@ await hostileCase(
     await until(() => attackers.every((from) => made(from) > ABANDONED_HEADS_CHURN), {
       what: 'every attacker to renew its connection',
     });
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.250' })).status);
+    const pages = await visitorPages('127.0.50.250');
     const answers = await browserBurst(t, '127.0.50.251');
     await stop();
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
-    t.equal(
-      answers.filter((status) => status === 200).length,
-      6,
-      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
   },
 );
 
@@ -663,19 +637,13 @@ await hostileCase(
     await until(() => from.every((address) => (answered.get(address) ?? 0) >= 1), {
       what: 'every attacker to have had an answer and begun its next head',
     });
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.50.252' })).status);
+    const pages = await visitorPages('127.0.50.252');
     attacking = false;
     for (const socket of attackers) socket.destroy();
     await until(async () => (await server.metric('vitrine_connections_open')) < 50, {
       what: 'the attackers to be let go of',
     });
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
   },
 );
 
@@ -737,9 +705,7 @@ await hostileCase(
     // Past the first second of a body, which a visitor's few KB never outlast.
     const full = Date.now();
     await until(() => Date.now() - full > 1_000, { what: 'the held bodies to pass their first second' });
-    const pages = [];
-    for (let i = 0; i < 20; i++)
-      pages.push((await request(port, '/', [`Host: ${HOST}`], { from: '127.0.75.250' })).status);
+    const pages = await visitorPages('127.0.75.250');
     const answers = await browserBurst(t, '127.0.75.251');
     attacking = false;
     // 48 at a time, each batch once the server has let go of it, as case 91's attackers stop.
@@ -750,16 +716,8 @@ await hostileCase(
         what: 'the attackers to be let go of',
       });
     }
-    t.equal(
-      pages.filter((status) => status === 200).length,
-      pages.length,
-      `${pages.length} page requests, each on a new connection, answered 200 (statuses: ${pages.join(' ')})`,
-    );
-    t.equal(
-      answers.filter((status) => status === 200).length,
-      6,
-      `a burst of 6 connections answered 200 (statuses: ${answers.join(' ')})`,
-    );
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `bodies past their first second made room (${madeRoom} closed)`);
   },
