@@ -14,7 +14,7 @@ export function Hero({ entry, path }: ComponentProps<HeroEntry>) {
   const { cslp, firstHeroUid } = useRender();
   const priority = entry.uid === firstHeroUid;
   return (
-    <section className="hero" {...cslp(path)}>
+    <section className={entry.image ? 'hero hero-with-image' : 'hero'} {...cslp(path)}>
       <div className="hero-text">
         <h2 className="hero-headline" {...cslp(`${path}.headline`)}>
           {entry.headline}

@@ -14,7 +14,7 @@ import { openGroup } from './group.ts';
 export const E2E_GROUPS: Record<string, readonly string[]> = {
   // The usual server, looked at from outside.
   pages: [
-    'test/e2e/{a11y,footnotes,header-menu,hydration,language,lighthouse,pages,parallax}.test.ts',
+    'test/e2e/{a11y,footnotes,header-menu,hydration,language,lighthouse,pages,parallax,paused-stream}.test.ts',
     'test/e2e/{price,requests,runtime,sanitize,server-bundle,speculation,touch-targets}.test.ts',
   ],
   // The editor's origin and a server trusting it (test/e2e/editor.ts), shared unless a file set more.
