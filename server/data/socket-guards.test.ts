@@ -290,7 +290,7 @@ t.test('under pressure, new socket operations are shed; the socket and what it h
 });
 
 /** A raw upgrade request for the GraphQL path, from `origin`; resolves with the server's end of the socket. */
-function rawUpgrade(server: DataServer, origin: string, extraHeaders: string[] = []) {
+function rawUpgrade(server: DataServer, origin: string, extraHeaders: string[] = [], version = '1.1') {
   const { port } = new URL(server.url);
   // Half-open allowed: a client that reads the answer and never closes its side.
   const client = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
@@ -298,7 +298,7 @@ function rawUpgrade(server: DataServer, origin: string, extraHeaders: string[] =
   const serverSide = new Promise<Socket>((resolve) => server.app.server.once('upgrade', (_r, s: Socket) => resolve(s)));
   client.write(
     [
-      'GET /graphql HTTP/1.1',
+      `GET /graphql HTTP/${version}`,
       `Host: 127.0.0.1:${port}`,
       `Origin: ${origin}`,
       'Upgrade: websocket',
@@ -360,6 +360,21 @@ t.test('an upgrade with two Host headers is refused 400, whichever comes first',
     t.match(head, /more than one Host header/);
   }
   t.same(refused, ['malformed', 'malformed']);
+});
+
+t.test('an upgrade over HTTP/1.0 is refused 400 (RFC 6455 asks for 1.1); over 1.1 it is taken', async (t) => {
+  const refused: string[] = [];
+  const server = await startDataServer(t, { onUpgradeRefused: (reason) => refused.push(reason) });
+  const { port } = new URL(server.url);
+  const old = rawUpgrade(server, `http://127.0.0.1:${port}`, [], '1.0');
+  t.teardown(() => old.client.destroy());
+  const head = await old.answer;
+  t.match(head, /^HTTP\/1\.1 400 /);
+  t.match(head, /needs HTTP\/1\.1/);
+  t.same(refused, ['malformed']);
+  const current = rawUpgrade(server, `http://127.0.0.1:${port}`);
+  t.teardown(() => current.client.destroy());
+  t.match(await current.answer, /^HTTP\/1\.1 101 /);
 });
 
 t.test('behind a trusted proxy, the per-client socket cap counts each visitor, not the proxy', async (t) => {

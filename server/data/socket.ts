@@ -327,6 +327,7 @@ export function attachGraphQLSocket(
         host: request.headers.host,
         origin: request.headers.origin,
         hostHeaders: hostHeaderCount(request.rawHeaders),
+        httpVersion: request.httpVersion,
       },
       options.policy ?? {},
     ) ??

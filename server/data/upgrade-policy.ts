@@ -39,9 +39,14 @@ export const PIPELINED_UPGRADE: UpgradeRefusal = {
 
 /** Why an upgrade with these headers is refused, or undefined when it is taken. */
 export function refuseUpgrade(
-  headers: { host?: string; origin?: string; hostHeaders: number },
+  headers: { host?: string; origin?: string; hostHeaders: number; httpVersion: string },
   policy: UpgradePolicy,
 ): UpgradeRefusal | undefined {
+  // RFC 6455 §4.1: the opening handshake is an HTTP/1.1 request or later. An HTTP/1.0 client knows
+  // no Upgrade, and no browser sends one.
+  if (headers.httpVersion === '1.0' || headers.httpVersion === '0.9') {
+    return { status: 400, reason: 'malformed', message: 'Bad Request: a WebSocket upgrade needs HTTP/1.1' };
+  }
   // Two Host headers make the storefront ambiguous (Node keeps the first, a proxy may have used the
   // second): refused as any other request with two is (security-headers.ts).
   if (headers.hostHeaders > 1) {

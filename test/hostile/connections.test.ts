@@ -767,6 +767,12 @@ await hostileCase(
   },
 );
 
+await hostileCase(t, server, 'an upgrade over HTTP/1.0 is refused 400, never taken', async (t) => {
+  const headers = upgradeHeaders(HOST, [`Origin: http://${HOST}`]);
+  const answer = await exchange(port, `GET /graphql HTTP/1.0\r\n${headers.join('\r\n')}\r\n\r\n`);
+  t.equal(answer.status, 400);
+});
+
 t.test('figures', async (t) => {
   t.comment(
     `worst /healthcheck: ${Math.round(worstHealthMs())} ms; peak RSS ${Math.round(server.peakRssBytes() / 2 ** 20)} MB`,
