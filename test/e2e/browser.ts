@@ -102,6 +102,41 @@ export function scriptRequests(requests: readonly Request[]): string[] {
 }
 
 /**
+ * Records every layout shift the page reports from its first paint on (not those right after input,
+ * which the metric leaves out too), for `layoutShifts`. Call before `goto`.
+ */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const sources: (Node | undefined)[] = [];
+    Object.assign(window, { __layoutShiftSources: sources });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        hadRecentInput: boolean;
+        sources: { node?: Node }[];
+      })[])
+        if (!entry.hadRecentInput) sources.push(...entry.sources.map((source) => source.node));
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/**
+ * What moved so far, as `TAG.class` of each shift's source (a text node by its element), only those
+ * inside `within` when it is given; a source the page has since removed is always listed.
+ */
+export function layoutShifts(page: Page, within?: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const root = selector ? document.querySelector(selector) : document.documentElement;
+    const sources = (window as unknown as { __layoutShiftSources: (Node | undefined)[] }).__layoutShiftSources;
+    return sources
+      .filter((node) => !node?.isConnected || root?.contains(node))
+      .map((node) => {
+        const element = node instanceof Element ? node : node?.parentElement;
+        return node?.isConnected && element ? `${element.nodeName}.${element.className}` : 'a node since removed';
+      });
+  }, within);
+}
+
+/**
  * Resolves once the island's element carries `data-hydrated` (the runtime sets it after hydrateRoot).
  * An island that hydrates on interaction (the header) is given one first: focus moves into it, as a
  * keyboard user's Tab would; one that hydrates when visible (the live price) is scrolled into view.

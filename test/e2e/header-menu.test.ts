@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { DESKTOP, NARROW, openPage, waitForIsland } from './browser.ts';
+import { DESKTOP, layoutShifts, NARROW, openPage, recordLayoutShifts, waitForIsland } from './browser.ts';
 import { startSuite } from './server.ts';
 
 /**
@@ -144,17 +144,7 @@ for (const [label, viewport] of [
 
     const { page, close } = await openPage(browser, { viewport });
     t.teardown(close);
-    await page.addInitScript(() => {
-      // What moved in the header, as the browser reports it (the price island lower down is not the header's).
-      const shifts: string[] = [];
-      Object.assign(window, { __shifts: shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { sources: { node?: Node }[] })[])
-          for (const { node } of entry.sources)
-            if (!node || document.querySelector('header.site-header')?.contains(node))
-              shifts.push(node?.nodeName ?? 'a node since removed');
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto(server.url('uk', PRODUCT));
     // Hydrate it the way a visitor would: focus reaches the header (a keyboard user's first Tab).
     await page.locator('header.site-header a.brand').focus();
@@ -162,7 +152,7 @@ for (const [label, viewport] of [
     // A shift is reported in the frame it happens: let two frames pass after hydration.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     t.same(await headerBoxes(page), served, 'the header and the heading below it sit where the server put them');
-    t.same(await page.evaluate('window.__shifts'), [], 'no layout shift in the header');
+    t.same(await layoutShifts(page, 'header.site-header'), [], 'no layout shift in the header');
   });
 }
 

@@ -7,9 +7,11 @@ import {
   CHROMIUM,
   CHROMIUM_ARGS,
   launchBrowser,
+  layoutShifts,
   nextFrames,
   openPage,
   pathOf,
+  recordLayoutShifts,
   recordRequests,
   waitForIsland,
 } from './browser.ts';
@@ -231,30 +233,7 @@ t.test('the live price moves nothing at 390 × 844 when it hydrates and when the
   await changePrice(t, 779);
   const { page, close } = await openPage(browser, { viewport: { width: 390, height: 844 } });
   t.teardown(close);
-  await page.addInitScript(() => {
-    const shifts: { value: number; sources: string[] }[] = [];
-    Object.assign(window, { __shifts: shifts });
-    // The price can move only what follows it or holds it: a shift of a box wholly before it (the
-    // header's navigation settling as the page loads) is not the price's.
-    const price = () => document.querySelector('vitrine-island[data-name="price"]');
-    const beforePrice = (node: Node | undefined) => {
-      const island = price();
-      if (!node || !island) return false;
-      const position = node.compareDocumentPosition(island);
-      return (
-        (position & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && (position & Node.DOCUMENT_POSITION_CONTAINED_BY) === 0
-      );
-    };
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & {
-        value: number;
-        hadRecentInput: boolean;
-        sources: { node?: Node }[];
-      })[])
-        if (!entry.hadRecentInput && !(entry.sources.length > 0 && entry.sources.every((s) => beforePrice(s.node))))
-          shifts.push({ value: entry.value, sources: entry.sources.map((s) => s.node?.nodeName ?? '?') });
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(page);
   await page.goto(server.url('uk', DISHWASHER));
   const box = await page.locator(LIVE_PRICE).boundingBox();
   t.ok(box && box.y < 844, 'the price is on screen at 390 × 844, where a shift would count');
@@ -267,6 +246,9 @@ t.test('the live price moves nothing at 390 × 844 when it hydrates and when the
   await follows(t, page, 701, 'LOW_STOCK');
   t.equal((await availability.innerText()).trim(), 'Only a few left');
   await nextFrames(page);
-  const shifts = (await page.evaluate('window.__shifts')) as { value: number; sources: string[] }[];
-  t.same(shifts, [], 'no layout shift: the availability’s space is reserved and the digits are of one width');
+  t.same(
+    await layoutShifts(page),
+    [],
+    'no layout shift: the availability’s space is reserved and the digits are of one width',
+  );
 });
