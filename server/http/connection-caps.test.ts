@@ -281,7 +281,7 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
  * half the next head (kept alive), a whole head and part of a body that keeps coming (an upload that
  * moves), or one that stopped coming.
  */
-type Held = 'silent' | 'slow head' | 'next head' | 'upload' | 'stalled upload';
+type Held = 'silent' | 'slow head' | 'next head' | 'upload' | 'stalled upload' | 'renewed bodies' | 'posts with gaps';
 const UPLOAD =
   'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
@@ -290,7 +290,12 @@ const HELD: Record<Held, string> = {
   'next head': 'GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n',
   upload: UPLOAD,
   'stalled upload': UPLOAD,
+  'renewed bodies': '',
+  'posts with gaps': '',
 };
+/** A small GraphQL POST's head, its body to follow. */
+const SMALL_POST = `${POST}Content-Length: 100\r\n\r\n`;
+const SMALL_BODY = `{"query":"{__typename}"}`.padEnd(100, ' ');
 /** The body rate of the tests' caps: a moving upload sends ten times as much, so a loaded machine's late timers never make it look stalled. */
 const BODY_RATE = 50;
 
@@ -305,6 +310,58 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
       if (kind === 'next head') {
         // Answered, then half of its next head: the connection is kept alive.
         socket.once('data', () => socket.write(HELD['slow head'], () => resolve(socket)));
+        return;
+      }
+      if (kind === 'renewed bodies') {
+        // Each body whole in 0.4 s, in four pieces, the next head sent with its last piece: never
+        // idle, never a body a second old, as the ninth attack's N1 (its answers come in between).
+        socket.setNoDelay(true);
+        socket.resume();
+        const timers: NodeJS.Timeout[] = [];
+        const stop = () => {
+          for (const timer of timers) clearTimeout(timer);
+        };
+        socket.once('close', stop);
+        t.teardown(stop);
+        let heads = 0;
+        const body = () => {
+          if (++heads === 2) resolve(socket);
+          for (let k = 1; k <= 4; k++)
+            timers.push(
+              setTimeout(() => {
+                const piece = SMALL_BODY.slice((k - 1) * 25, k * 25);
+                if (socket.destroyed) return;
+                socket.write(k === 4 ? piece + SMALL_POST : piece);
+                if (k === 4) body();
+              }, 100 * k),
+            );
+        };
+        socket.write(SMALL_POST);
+        body();
+        return;
+      }
+      if (kind === 'posts with gaps') {
+        // A visitor's page: six small POSTs, each body a packet after its head, each answer followed
+        // by a pause; then a seventh, its body begun once the server has taken its head (100 Continue).
+        socket.setNoDelay(true);
+        const timers: NodeJS.Timeout[] = [];
+        t.teardown(() => {
+          for (const timer of timers) clearTimeout(timer);
+        });
+        let answers = 0;
+        const post = () => {
+          if (answers === 6)
+            return void socket.write(SMALL_POST.replace('\r\n\r\n', '\r\nExpect: 100-continue\r\n\r\n'));
+          socket.write(SMALL_POST);
+          timers.push(setTimeout(() => socket.write(SMALL_BODY), 20));
+        };
+        socket.on('data', (chunk) => {
+          if (String(chunk).startsWith('HTTP/1.1 100 '))
+            return void socket.write(SMALL_BODY.slice(0, 10), () => resolve(socket));
+          answers += String(chunk).split('HTTP/1.1 ').length - 1;
+          timers.push(setTimeout(post, 250));
+        });
+        post();
         return;
       }
       if (kind === 'upload') {
@@ -365,6 +422,8 @@ const atTheCap: {
   held: Held[][];
   /** False: the newcomer comes while every held connection is younger than `headMs`. */
   aged?: boolean;
+  /** With `aged: false`, the `headMs` of the caps (else a minute). */
+  headMs?: number;
   /** Per address: heads it began and abandoned (closed half sent) just before it held its connections. */
   abandoned?: number[];
   /** What each abandoned connection had sent when its client closed it: half a head unless given. */
@@ -503,6 +562,29 @@ const atTheCap: {
     ],
   },
   {
+    name: 'bodies each whole within their first second, renewed back to back on one connection, give way: the one longest in bodies first',
+    held: Array.from({ length: 6 }, () => ['renewed bodies']),
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: "a visitor's single upload past its first second goes after a connection that has been sending bodies back to back for longer",
+    held: [['renewed bodies'], ['upload']],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'a connection sending small POSTs with pauses between them does not give way while its next body comes',
+    held: [['posts with gaps']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
     name: `young uploads of an address that abandoned ${ABANDONED_HEADS_CHURN} bodies give way`,
     held: Array.from({ length: 8 }, () => ['upload']),
     aged: false,
@@ -568,7 +650,7 @@ for (const row of atTheCap)
         perAddress: total,
         reserved: 0,
         bodyBytesPerSecond: BODY_RATE,
-        ...(row.aged === false ? { headMs: 60_000 } : {}),
+        ...(row.aged === false ? { headMs: row.headMs ?? 60_000 } : {}),
       },
       metrics,
     });

@@ -64,6 +64,44 @@ export const IN_FLIGHT_MAX = 4;
 export const ABANDONED_HEADS_CHURN = 3;
 const ABANDONED_HEADS_MS = 30_000;
 
+/**
+ * The seconds over which a connection's time spent receiving request bodies is summed
+ * (docs/decisions/0214-time-in-bodies-judged-over-ten-seconds.md): long enough that bodies renewed
+ * back to back add up past a second whatever each one's length, short enough that a visitor's small
+ * POSTs (milliseconds each) never do.
+ */
+const BODY_WINDOW_SECONDS = 10;
+
+/**
+ * The milliseconds a connection spent receiving request bodies that ended within the last
+ * BODY_WINDOW_SECONDS: one count per second of the clock, in a ring, so its size never grows with
+ * the number of requests.
+ */
+class BodyTime {
+  private readonly ms = new Array<number>(BODY_WINDOW_SECONDS).fill(0);
+  private second = 0;
+
+  /** Counts a body that ended at `now` after `ms`. */
+  add(ms: number, now: number): void {
+    this.advance(now);
+    this.ms[this.second % BODY_WINDOW_SECONDS] = (this.ms[this.second % BODY_WINDOW_SECONDS] ?? 0) + ms;
+  }
+
+  /** The bodies ended within the window before `now`. */
+  within(now: number): number {
+    this.advance(now);
+    return this.ms.reduce((sum, ms) => sum + ms, 0);
+  }
+
+  /** Forgets the seconds that have left the window. */
+  private advance(now: number): void {
+    const second = Math.floor(now / 1_000);
+    const gone = Math.min(second - this.second, BODY_WINDOW_SECONDS);
+    for (let k = 1; k <= gone; k++) this.ms[(this.second + k) % BODY_WINDOW_SECONDS] = 0;
+    this.second = second;
+  }
+}
+
 /** What the caps know of a connection they admitted. */
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
@@ -83,6 +121,8 @@ interface Held {
    * when its head was whole and what the connection had read by then: its body's progress since.
    */
   last?: { request: IncomingMessage; response: ServerResponse; since: number; read: number };
+  /** Its time receiving bodies lately, from each head whole to its body whole (or its answer finished). */
+  bodies: BodyTime;
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
@@ -113,8 +153,10 @@ interface Held {
  * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
  * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
  * within the second no longer holds a place. After those, and before the rule of two more, a body
- * still coming a second after its head, however fast, gives way to a newcomer whose address holds
- * none such (decision 0210); an address abandoning bodies is churning as one abandoning heads is.
+ * still coming, however fast, on a connection that has spent a second of the last ten receiving
+ * bodies (one body a second old, or bodies renewed back to back) gives way to a newcomer whose
+ * address holds none such (decisions 0210, 0214); an address abandoning bodies is churning as one
+ * abandoning heads is.
  */
 export function capConnections(
   server: Server,
@@ -231,36 +273,41 @@ export function capConnections(
     return true;
   };
 
-  /** When its request's body began to come, if it is still coming `headMs` on and no answer has begun. */
-  const bodyPastFirstSecond = (state: Held | undefined, now: number): number | undefined => {
+  /**
+   * Its time receiving bodies within the window, the body still coming included, if that body's
+   * answer has not begun and the time is `headMs` or more: one body past its first second, or bodies
+   * renewed back to back (decision 0214).
+   */
+  const timeInBodies = (state: Held | undefined, now: number): number | undefined => {
     const last = state?.last;
     if (!state || state.upgraded || state.requests === 0 || !last) return undefined;
-    if (last.request.complete || last.response.headersSent || now - last.since < caps.headMs) return undefined;
-    return last.since;
+    if (last.request.complete || last.response.headersSent) return undefined;
+    const time = state.bodies.within(now) + now - last.since;
+    return time >= caps.headMs ? time : undefined;
   };
 
   /**
-   * Closes a request whose body is still coming `headMs` after its head was whole, however fast, and
-   * whose answer has not begun: the address holding the most first, then the longest in its body. A
-   * visitor's body is a few KB, sent within the second
-   * (docs/decisions/0210-bodies-past-their-first-second-give-way.md). Never for a newcomer whose
-   * address (`group`) holds such a body itself: a slow sender does not push out another. False when
-   * there is none.
+   * Closes a connection whose request body is still coming, however fast, whose answer has not begun,
+   * and that has spent `headMs` or more of the last BODY_WINDOW_SECONDS receiving bodies: the address
+   * holding the most first, then the longest in bodies. A visitor's body is a few KB, sent within the
+   * second (docs/decisions/0210-bodies-past-their-first-second-give-way.md), its bodies milliseconds
+   * each (decision 0214). Never for a newcomer whose address (`group`) holds such a body itself: a
+   * slow sender does not push out another. False when there is none.
    */
   const closeLongestBody = (group: string): boolean => {
     const now = Date.now();
     for (const socket of byAddress.get(group) ?? [])
-      if (bodyPastFirstSecond(held.get(socket), now) !== undefined) return false;
+      if (timeInBodies(held.get(socket), now) !== undefined) return false;
     let chosen: Socket | undefined;
-    let best = { count: 0, since: Number.POSITIVE_INFINITY };
+    let best = { count: 0, time: 0 };
     for (const [other, mine] of byAddress) {
       const count = perAddress.get(other) ?? 0;
       if (count < best.count) continue;
       for (const socket of mine) {
-        const since = bodyPastFirstSecond(held.get(socket), now);
-        if (since !== undefined && (count > best.count || since < best.since)) {
+        const time = timeInBodies(held.get(socket), now);
+        if (time !== undefined && (count > best.count || time > best.time)) {
           chosen = socket;
-          best = { count, since };
+          best = { count, time };
         }
       }
     }
@@ -316,10 +363,22 @@ export function capConnections(
       return false;
     }
     const read = state.read;
+    const since = Date.now();
     state.requests++;
-    state.last = { request, response, since: Date.now(), read: socket.bytesRead };
+    state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
+    // A body's time ends when it is whole (its reader sees the end) or its answer is: counted once.
+    // A request without one (a GET) spends none, however long its answer takes.
+    let counted = !('transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0);
+    const countBody = () => {
+      if (counted) return;
+      counted = true;
+      const now = Date.now();
+      state.bodies.add(now - since, now);
+    };
+    request.once('end', countBody);
     response.once('finish', () => {
+      countBody();
       state.requests--;
       if (state.read === read) state.answeredInRead++;
       if (state.requests > 0 || socket.destroyed) return;
@@ -399,6 +458,7 @@ export function capConnections(
       answeredInRead: 0,
       readAtIdle: 0,
       headSince: Date.now(),
+      bodies: new BodyTime(),
       release: () => {
         if (released) return;
         released = true;

@@ -723,6 +723,79 @@ await hostileCase(
   },
 );
 
+await hostileCase(
+  t,
+  server,
+  '98. one kept-alive connection per address renewing GraphQL POSTs whose bodies each come whole in 0.9 s, the next head sent with the last piece, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    let attacking = true;
+    const attackers = new Set<Socket>();
+    const sent = new Map<string, number>();
+    const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 1200\r\n\r\n`;
+    const body = '{"query":"{__typename}"}'.padEnd(1_200, ' ');
+    /** Resolves once its first connection is open; comes back 100 ms after each close, as the outside script did. */
+    const attack = async (from: string): Promise<void> => {
+      if (!attacking) return;
+      const socket = await open(t, port, from);
+      attackers.add(socket);
+      socket.setNoDelay(true);
+      socket.resume();
+      let timer: NodeJS.Timeout | undefined;
+      // Each body in four pieces over 0.9 s, whole before its first second; the next head goes with
+      // its last piece, so the connection is never idle, not even for the answer's round trip (the
+      // outside script's STREAM=1; without it, its renewals on the answer left a visitor a place now
+      // and then: 13 of 48).
+      const piece = (k: number) => {
+        timer = setTimeout(() => {
+          if (socket.destroyed) return;
+          const last = k === 4;
+          socket.write(body.slice((k - 1) * 300, k * 300) + (last ? head : ''));
+          if (last) sent.set(from, (sent.get(from) ?? 0) + 1);
+          piece(last ? 1 : k + 1);
+        }, 225);
+      };
+      socket.once('close', () => {
+        clearTimeout(timer);
+        attackers.delete(socket);
+        setTimeout(() => void attack(from), 100);
+      });
+      socket.write(head);
+      piece(1);
+    };
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    // 24 at a time, each batch once the server has counted it, as case 95 paces its POSTs.
+    const from = EVERY_PLACE.map((address) => address(80));
+    for (let a = 0; a < from.length; a += 24) {
+      await Promise.all(from.slice(a, a + 24).map(attack));
+      await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
+        what: 'the batch to be counted',
+      });
+    }
+    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+      what: 'the attackers to hold the cap',
+    });
+    // Each has sent a body whole and is on its next: a second of bodies, none a second old.
+    await until(() => from.every((address) => (sent.get(address) ?? 0) >= 1), {
+      what: 'every attacker to have begun its second body',
+    });
+    const pages = await visitorPages('127.0.85.250');
+    const answers = await browserBurst(t, '127.0.85.251');
+    attacking = false;
+    // 48 at a time, each batch once the server has let go of it, as case 95's attackers stop.
+    const left = [...attackers];
+    for (let i = 0; i < left.length; i += 48) {
+      for (const socket of left.slice(i, i + 48)) socket.destroy();
+      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
+        what: 'the attackers to be let go of',
+      });
+    }
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `connections long in bodies made room (${madeRoom} closed)`);
+  },
+);
+
 await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
   const sockets: WebSocket[] = [];
   t.teardown(() => {
