@@ -21,6 +21,8 @@ export interface ProductionServer {
   metric(sample: string): Promise<number>;
   /** Its peak resident set size so far, in bytes (Linux: VmHWM). */
   peakRssBytes(): number;
+  /** Its resident set size now, in bytes (Linux: VmRSS). */
+  rssBytes(): number;
   /** Log lines (JSON) it has written. */
   logs: string[];
 }
@@ -103,14 +105,18 @@ export async function startProductionServer(
       }
       return 0;
     },
-    peakRssBytes: () => {
-      try {
-        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
-        return Number(kb ?? 0) * 1024;
-      } catch {
-        return 0;
-      }
-    },
+    peakRssBytes: () => statusBytes(child.pid, 'VmHWM'),
+    rssBytes: () => statusBytes(child.pid, 'VmRSS'),
     logs,
   };
+}
+
+/** A size from a process's /proc status (`VmHWM`, `VmRSS`), in bytes; 0 once it has gone. */
+function statusBytes(pid: number | undefined, field: string): number {
+  try {
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
 }

@@ -41,6 +41,7 @@ const attack = fc.record({
 type Attack = typeof attack extends fc.Arbitrary<infer A> ? A : never;
 
 const figures = { connections: 0, resets: 0, halfCloses: 0, garbageBytes: 0 };
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** Resolves when the socket has something from the server, or the server has ended it. */
 function answered(socket: Socket): Promise<void> {
@@ -92,6 +93,8 @@ await hostileCase(
   async (t) => {
     const deadline = Date.now() + MINUTES * 60_000;
     let batch = 0;
+    // The resident size after each batch: a long run shows whether it levels off or keeps growing.
+    const rss: number[] = [];
     do {
       await fc.assert(
         fc.asyncProperty(attack, async (step) => {
@@ -101,14 +104,21 @@ await hostileCase(
         { seed: SEED + batch, numRuns: RUNS },
       );
       batch++;
+      rss.push(server.rssBytes());
     } while (Date.now() < deadline && server.alive());
+    // Read first, before any other metric: each read restarts the longest delay from there.
+    const stall = await server.metric('nodejs_eventloop_lag_max_seconds');
     // Every connection the attacks opened is let go of (the monitor's own probe may be open).
     await until(async () => (await server.metric('vitrine_connections_open')) <= 1, {
       what: 'the connections to be let go of',
       timeout: 30_000,
     });
     t.comment(
-      `${batch} batch(es) of ${RUNS} from seed ${SEED}: ${figures.connections} connections, ${figures.resets} resets, ${figures.halfCloses} half-closes, ${figures.garbageBytes} bytes of garbage; peak RSS ${Math.round(server.peakRssBytes() / 2 ** 20)} MB`,
+      `${batch} batch(es) of ${RUNS} from seed ${SEED}: ${figures.connections} connections, ${figures.resets} resets, ${figures.halfCloses} half-closes, ${figures.garbageBytes} bytes of garbage; peak RSS ${mb(server.peakRssBytes())} MB`,
+    );
+    const at = (share: number) => mb(rss[Math.min(rss.length - 1, Math.floor(share * rss.length))] ?? 0);
+    t.comment(
+      `RSS after a tenth of the batches ${at(0.1)} MB, half ${at(0.5)} MB, all ${at(1)} MB; the event loop's longest delay ${Math.round(stall * 1000)} ms`,
     );
   },
 );
