@@ -166,16 +166,17 @@ t.test('with every encoder busy, a variant is answered with the photograph as it
     images: { cacheDir: await mkdtemp(join(tmpdir(), 'vitrine-image-busy-')), concurrency: 1, maxWaiting: 0 },
   });
   t.teardown(() => busy.close());
-  const [made, passed] = await Promise.all([
-    get(`/img/1600/${photo}/photo.jpg`, { accept: AVIF }, busy),
-    get(`/img/320/${photo}/photo.jpg`, { accept: AVIF }, busy),
-  ]);
-  t.equal(made.statusCode, 200);
-  t.equal(made.headers['content-type'], 'image/avif');
-  t.equal(passed.statusCode, 200, 'not a hole in the page');
-  t.equal(passed.headers['content-type'], 'image/jpeg');
-  t.equal(passed.headers['cache-control'], 'no-store', 'asked for again next time');
-  t.same(passed.rawPayload, await readFile(join(publicDir, 'images', 'photo.jpg')));
-  const later = await get(`/img/320/${photo}/photo.jpg`, { accept: AVIF }, busy);
+  // Two variants at once for one encoder and no line: whichever reaches it first is made, the other
+  // is the photograph as it is (which comes first is the scheduler's).
+  const paths = [`/img/1600/${photo}/photo.jpg`, `/img/320/${photo}/photo.jpg`];
+  const answers = await Promise.all(paths.map((path) => get(path, { accept: AVIF }, busy)));
+  const madeAt = answers.findIndex((answer) => answer.headers['content-type'] === 'image/avif');
+  t.not(madeAt, -1, 'one of them is made');
+  const passed = answers[1 - madeAt];
+  t.equal(passed?.statusCode, 200, 'not a hole in the page');
+  t.equal(passed?.headers['content-type'], 'image/jpeg');
+  t.equal(passed?.headers['cache-control'], 'no-store', 'asked for again next time');
+  t.same(passed?.rawPayload, await readFile(join(publicDir, 'images', 'photo.jpg')));
+  const later = await get(paths[1 - madeAt] as string, { accept: AVIF }, busy);
   t.equal(later.headers['content-type'], 'image/avif', 'made once the encoder is free');
 });
