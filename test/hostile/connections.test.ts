@@ -374,19 +374,45 @@ function incompleteAttackers(t: Test) {
       socket.resume();
     });
   };
-  // 48 at a time, each batch once the server has let go of it: a connection closed mid-request is
-  // a request aborted, and 384 at once stalled the server's loop for the health probe beside them.
   const stop = async () => {
     attacking = false;
-    const left = [...attackers];
-    for (let i = 0; i < left.length; i += 48) {
-      for (const socket of left.slice(i, i + 48)) socket.destroy();
-      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
-        what: 'the attackers to be let go of',
-      });
-    }
+    await letGo(attackers);
   };
   return { attack, made: (from: string) => opened.get(from) ?? 0, stop };
+}
+
+/**
+ * Starts `attack` from every place's address (`EVERY_PLACE` in the octet given), 24 at a time, each
+ * batch once the server has counted it, as case 91 paces its POSTs; resolves with the addresses
+ * once they hold the cap.
+ */
+async function holdEveryPlace(octet: number, attack: (from: string) => Promise<void>): Promise<string[]> {
+  const from = EVERY_PLACE.map((address) => address(octet));
+  for (let a = 0; a < from.length; a += 24) {
+    await Promise.all(from.slice(a, a + 24).map(attack));
+    await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
+      what: 'the batch to be counted',
+    });
+  }
+  await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
+    what: 'the attackers to hold the cap',
+  });
+  return from;
+}
+
+/**
+ * Closes the attack's connections 48 at a time, each batch once the server has let go of it: a
+ * connection closed mid-request is a request aborted, and 384 at once stalled the server's loop for
+ * the health probe beside them.
+ */
+async function letGo(attackers: Iterable<Socket>): Promise<void> {
+  const left = [...attackers];
+  for (let i = 0; i < left.length; i += 48) {
+    for (const socket of left.slice(i, i + 48)) socket.destroy();
+    await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
+      what: 'the attackers to be let go of',
+    });
+  }
 }
 
 /** The status of a page request sent in `pieces` spread evenly over `spreadMs` on a new connection (0: closed unanswered). */
@@ -691,31 +717,14 @@ await hostileCase(
       socket.resume();
     };
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
-    // 24 at a time, each batch once the server has counted it, as case 91 paces its POSTs.
-    const from = EVERY_PLACE.map((address) => address(70));
-    for (let a = 0; a < from.length; a += 24) {
-      await Promise.all(from.slice(a, a + 24).map(attack));
-      await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
-        what: 'the batch to be counted',
-      });
-    }
-    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
-      what: 'the attackers to hold the cap',
-    });
+    const from = await holdEveryPlace(70, attack);
     // Past the first second of a body, which a visitor's few KB never outlast.
     const full = Date.now();
     await until(() => Date.now() - full > 1_000, { what: 'the held bodies to pass their first second' });
     const pages = await visitorPages('127.0.75.250');
     const answers = await browserBurst(t, '127.0.75.251');
     attacking = false;
-    // 48 at a time, each batch once the server has let go of it, as case 91's attackers stop.
-    const left = [...attackers];
-    for (let i = 0; i < left.length; i += 48) {
-      for (const socket of left.slice(i, i + 48)) socket.destroy();
-      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
-        what: 'the attackers to be let go of',
-      });
-    }
+    await letGo(attackers);
     everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
@@ -763,17 +772,7 @@ await hostileCase(
       piece(1);
     };
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
-    // 24 at a time, each batch once the server has counted it, as case 95 paces its POSTs.
-    const from = EVERY_PLACE.map((address) => address(80));
-    for (let a = 0; a < from.length; a += 24) {
-      await Promise.all(from.slice(a, a + 24).map(attack));
-      await until(async () => (await server.metric('vitrine_connections_open')) >= a + 24, {
-        what: 'the batch to be counted',
-      });
-    }
-    await until(async () => (await server.metric('vitrine_connections_open')) >= 384, {
-      what: 'the attackers to hold the cap',
-    });
+    const from = await holdEveryPlace(80, attack);
     // Each has sent a body whole and is on its next: a second of bodies, none a second old.
     await until(() => from.every((address) => (sent.get(address) ?? 0) >= 1), {
       what: 'every attacker to have begun its second body',
@@ -781,14 +780,7 @@ await hostileCase(
     const pages = await visitorPages('127.0.85.250');
     const answers = await browserBurst(t, '127.0.85.251');
     attacking = false;
-    // 48 at a time, each batch once the server has let go of it, as case 95's attackers stop.
-    const left = [...attackers];
-    for (let i = 0; i < left.length; i += 48) {
-      for (const socket of left.slice(i, i + 48)) socket.destroy();
-      await until(async () => (await server.metric('vitrine_connections_open')) <= left.length - i - 48 + 50, {
-        what: 'the attackers to be let go of',
-      });
-    }
+    await letGo(attackers);
     everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
