@@ -102,6 +102,21 @@ class BodyTime {
   }
 }
 
+/**
+ * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
+ * or its answer is, whichever comes first: once.
+ */
+function bodyCounter(state: Held, since: number): () => void {
+  let counted = false;
+  return () => {
+    if (counted) return;
+    counted = true;
+    const now = Date.now();
+    state.bodies ??= new BodyTime();
+    state.bodies.add(now - since, now);
+  };
+}
+
 /** What the caps know of a connection they admitted. */
 interface Held {
   /** Requests received and not yet answered (more than one when pipelined). */
@@ -121,8 +136,8 @@ interface Held {
    * when its head was whole and what the connection had read by then: its body's progress since.
    */
   last?: { request: IncomingMessage; response: ServerResponse; since: number; read: number };
-  /** Its time receiving bodies lately, from each head whole to its body whole (or its answer finished). */
-  bodies: BodyTime;
+  /** Its time receiving bodies lately, from each head whole to its body whole (or its answer finished); from its first body. */
+  bodies?: BodyTime;
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
@@ -282,7 +297,7 @@ export function capConnections(
     const last = state?.last;
     if (!state || state.upgraded || state.requests === 0 || !last) return undefined;
     if (last.request.complete || last.response.headersSent) return undefined;
-    const time = state.bodies.within(now) + now - last.since;
+    const time = (state.bodies?.within(now) ?? 0) + now - last.since;
     return time >= caps.headMs ? time : undefined;
   };
 
@@ -367,18 +382,13 @@ export function capConnections(
     state.requests++;
     state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
-    // A body's time ends when it is whole (its reader sees the end) or its answer is: counted once.
-    // A request without one (a GET) spends none, however long its answer takes.
-    let counted = !('transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0);
-    const countBody = () => {
-      if (counted) return;
-      counted = true;
-      const now = Date.now();
-      state.bodies.add(now - since, now);
-    };
-    request.once('end', countBody);
+    // A request without a body (a GET) spends no time in one, however long its answer takes: nothing
+    // to listen for on the pages' path.
+    const bodied = 'transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0;
+    const countBody = bodied ? bodyCounter(state, since) : undefined;
+    if (countBody) request.once('end', countBody);
     response.once('finish', () => {
-      countBody();
+      countBody?.();
       state.requests--;
       if (state.read === read) state.answeredInRead++;
       if (state.requests > 0 || socket.destroyed) return;
@@ -458,7 +468,6 @@ export function capConnections(
       answeredInRead: 0,
       readAtIdle: 0,
       headSince: Date.now(),
-      bodies: new BodyTime(),
       release: () => {
         if (released) return;
         released = true;
