@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonResult } from 'autocannon';
+import { EXIT_WITH_PARENT } from '../test/exit-with-parent-args.ts';
 
 export const HAS_TASKSET = spawnSync('which', ['taskset'], { stdio: 'ignore' }).status === 0;
 /** The server under test runs here… */
@@ -81,7 +82,8 @@ export async function startNode(
   const log = join(tmpdir(), `vitrine-bench-${name}-${process.pid}.log`);
   const fd = openSync(log, 'w');
   const command = HAS_TASKSET ? 'taskset' : process.execPath;
-  const commandArgs = HAS_TASKSET ? ['-c', options.core ?? SERVER_CORE, process.execPath, ...args] : [...args];
+  const node = [...EXIT_WITH_PARENT, ...args];
+  const commandArgs = HAS_TASKSET ? ['-c', options.core ?? SERVER_CORE, process.execPath, ...node] : node;
   const child = spawn(command, commandArgs, {
     ...(options.cwd ? { cwd: options.cwd } : {}),
     // Metrics off unless a row asks for them (METRICS_PORT): the default port would clash between servers.

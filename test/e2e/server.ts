@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import { EXIT_WITH_PARENT } from '../exit-with-parent-args.ts';
 import { until } from '../until.ts';
 import { launchBrowser } from './browser.ts';
 import { currentGroup, envUnchanged } from './group.ts';
@@ -76,7 +77,7 @@ export async function startServer(
 export async function startOwnServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...EXIT_WITH_PARENT, 'dist/server/main.js'], {
     cwd: ROOT,
     // No metrics port (9464 would clash between parallel servers) and no drain wait on stop.
     env: {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Test } from 'tap';
+import { EXIT_WITH_PARENT } from '../exit-with-parent-args.ts';
 import { until } from '../until.ts';
 
 /**
@@ -43,7 +44,7 @@ export async function startProductionServer(
 ): Promise<ProductionServer> {
   const metricsPort = await freePort();
   // `cwd`: another folder laid out like the project (its own public/, say), as `npm start` reads it.
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...EXIT_WITH_PARENT, 'dist/server/main.js'], {
     ...(cwd ? { cwd } : {}),
     env: {
       PATH: process.env.PATH ?? '',
