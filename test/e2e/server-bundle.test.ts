@@ -24,3 +24,7 @@ t.test('the bundled React is its production build', async (t) => {
   t.ok(development.includes(marker), 'the marker tells the builds apart');
   t.notOk(bundle.includes(marker), 'the development build is not in the bundle');
 });
+
+t.test('the bundled streaming renderer measures chunks by length (decision 0216)', async (t) => {
+  t.match(bundle, /function byteLengthOfChunk\(chunk\) \{\s*return chunk\.length;\s*\}/);
+});
