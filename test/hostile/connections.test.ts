@@ -732,59 +732,101 @@ await hostileCase(
   },
 );
 
+/**
+ * One connection per address at a time, renewing GraphQL POSTs whose bodies each come whole in 0.9 s
+ * (1.2 KB in four pieces, whole before a body's first second): `stream`, the next head sent with the
+ * last piece on the same connection, so it is never idle, not even for the answer's round trip (the
+ * ninth attack's N1 with `STREAM=1`; renewed on the answer, the attackers left a visitor a place now
+ * and then: 13 of 48); `reconnect`, closed by its client once answered and opened again 20 ms later,
+ * a connection per body (the tenth attack's N5). Each comes back 100 ms after the server closes it.
+ * `bodies(from)` counts the bodies an address has sent whole.
+ */
+function bodyRenewers(t: Test, mode: 'stream' | 'reconnect') {
+  let attacking = true;
+  const attackers = new Set<Socket>();
+  const sent = new Map<string, number>();
+  const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 1200\r\n\r\n`;
+  const body = '{"query":"{__typename}"}'.padEnd(1_200, ' ');
+  /** Resolves once its first connection is open. */
+  const attack = async (from: string): Promise<void> => {
+    if (!attacking) return;
+    const socket = await open(t, port, from);
+    attackers.add(socket);
+    socket.setNoDelay(true);
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    // Each body in four pieces over 0.9 s.
+    const piece = (k: number) => {
+      timer = setTimeout(() => {
+        if (socket.destroyed) return;
+        const last = k === 4;
+        socket.write(body.slice((k - 1) * 300, k * 300) + (last && mode === 'stream' ? head : ''));
+        if (last) sent.set(from, (sent.get(from) ?? 0) + 1);
+        if (!last) piece(k + 1);
+        else if (mode === 'stream') piece(1);
+      }, 225);
+    };
+    socket.on('data', () => {
+      if (mode === 'stream' || answered) return;
+      answered = true;
+      socket.end();
+    });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      attackers.delete(socket);
+      setTimeout(() => void attack(from), answered ? 20 : 100);
+    });
+    socket.write(head);
+    piece(1);
+  };
+  const stop = async () => {
+    attacking = false;
+    await letGo(attackers);
+  };
+  return { attack, bodies: (from: string) => sent.get(from) ?? 0, stop };
+}
+
 await hostileCase(
   t,
   server,
   '98. one kept-alive connection per address renewing GraphQL POSTs whose bodies each come whole in 0.9 s, the next head sent with the last piece, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
   async (t) => {
-    let attacking = true;
-    const attackers = new Set<Socket>();
-    const sent = new Map<string, number>();
-    const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 1200\r\n\r\n`;
-    const body = '{"query":"{__typename}"}'.padEnd(1_200, ' ');
-    /** Resolves once its first connection is open; comes back 100 ms after each close, as the outside script did. */
-    const attack = async (from: string): Promise<void> => {
-      if (!attacking) return;
-      const socket = await open(t, port, from);
-      attackers.add(socket);
-      socket.setNoDelay(true);
-      socket.resume();
-      let timer: NodeJS.Timeout | undefined;
-      // Each body in four pieces over 0.9 s, whole before its first second; the next head goes with
-      // its last piece, so the connection is never idle, not even for the answer's round trip (the
-      // outside script's STREAM=1; without it, its renewals on the answer left a visitor a place now
-      // and then: 13 of 48).
-      const piece = (k: number) => {
-        timer = setTimeout(() => {
-          if (socket.destroyed) return;
-          const last = k === 4;
-          socket.write(body.slice((k - 1) * 300, k * 300) + (last ? head : ''));
-          if (last) sent.set(from, (sent.get(from) ?? 0) + 1);
-          piece(last ? 1 : k + 1);
-        }, 225);
-      };
-      socket.once('close', () => {
-        clearTimeout(timer);
-        attackers.delete(socket);
-        setTimeout(() => void attack(from), 100);
-      });
-      socket.write(head);
-      piece(1);
-    };
+    const { attack, bodies, stop } = bodyRenewers(t, 'stream');
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     const from = await holdEveryPlace(80, attack);
     // Each has sent a body whole and is on its next: a second of bodies, none a second old.
-    await until(() => from.every((address) => (sent.get(address) ?? 0) >= 1), {
+    await until(() => from.every((address) => bodies(address) >= 1), {
       what: 'every attacker to have begun its second body',
     });
     const pages = await visitorPages('127.0.85.250');
     const answers = await browserBurst(t, '127.0.85.251');
-    attacking = false;
-    await letGo(attackers);
+    await stop();
     everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `connections long in bodies made room (${madeRoom} closed)`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '99. one connection per address at a time, each carrying one GraphQL POST whose body comes whole in 0.9 s and closed by its client once answered, opened again 20 ms later, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    const { attack, bodies, stop } = bodyRenewers(t, 'reconnect');
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    const from = await holdEveryPlace(90, attack);
+    // Each address has spent a second and more in bodies, each on a connection of its own.
+    await until(() => from.every((address) => bodies(address) >= 2), {
+      what: 'every attacker to have sent two bodies',
+    });
+    const pages = await visitorPages('127.0.95.250');
+    const answers = await browserBurst(t, '127.0.95.251');
+    await stop();
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `connections of addresses long in bodies made room (${madeRoom} closed)`);
   },
 );
 
