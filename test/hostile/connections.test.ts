@@ -737,11 +737,12 @@ await hostileCase(
  * (1.2 KB in four pieces, whole before a body's first second): `stream`, the next head sent with the
  * last piece on the same connection, so it is never idle, not even for the answer's round trip (the
  * ninth attack's N1 with `STREAM=1`; renewed on the answer, the attackers left a visitor a place now
- * and then: 13 of 48); `reconnect`, closed by its client once answered and opened again 20 ms later,
- * a connection per body (the tenth attack's N5). Each comes back 100 ms after the server closes it.
+ * and then: 13 of 48); `reconnect`, the next head sent on each answer, closed by its client once
+ * `perConnection` bodies are answered and opened again 20 ms later (with 1, a connection per body:
+ * the tenth attack's N5). Each comes back 100 ms after the server closes it.
  * `bodies(from)` counts the bodies an address has sent whole.
  */
-function bodyRenewers(t: Test, mode: 'stream' | 'reconnect') {
+function bodyRenewers(t: Test, mode: 'stream' | 'reconnect', perConnection = 1) {
   let attacking = true;
   const attackers = new Set<Socket>();
   const sent = new Map<string, number>();
@@ -766,8 +767,14 @@ function bodyRenewers(t: Test, mode: 'stream' | 'reconnect') {
         else if (mode === 'stream') piece(1);
       }, 225);
     };
+    let answers = 0;
     socket.on('data', () => {
       if (mode === 'stream' || answered) return;
+      if (++answers < perConnection) {
+        socket.write(head);
+        piece(1);
+        return;
+      }
       answered = true;
       socket.end();
     });
@@ -827,6 +834,67 @@ await hostileCase(
     everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `connections of addresses long in bodies made room (${madeRoom} closed)`);
+  },
+);
+
+/**
+ * The statuses of `count` GraphQL POSTs sent one after another on one kept-alive connection from
+ * `from`, the next on each answer, each body 2 KB at 2 KB a second (four pieces 250 ms apart), as a
+ * phone's slow uplink sends them (0: cut before its answer).
+ */
+async function slowPosts(t: Test, from: string, count: number): Promise<number[]> {
+  const socket = await open(t, port, from);
+  socket.setNoDelay(true);
+  const body = '{"query":"{__typename}"}'.padEnd(2_000, ' ');
+  const statuses: number[] = [];
+  for (let i = 0; i < count && !ended(socket); i++) {
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    const pieces = [1, 2, 3, 4].map((k) =>
+      setTimeout(() => {
+        if (!socket.destroyed) socket.write(body.slice((k - 1) * 500, k * 500));
+      }, 250 * k),
+    );
+    statuses.push(
+      await new Promise<number>((resolve) => {
+        const answer = (chunk: Buffer) => {
+          socket.off('close', cut);
+          resolve(Number(String(chunk).split(' ')[1] ?? 0) || 0);
+        };
+        const cut = () => {
+          socket.off('data', answer);
+          resolve(0);
+        };
+        socket.once('data', answer);
+        socket.once('close', cut);
+      }),
+    );
+    for (const timer of pieces) clearTimeout(timer);
+  }
+  socket.destroy();
+  return [...statuses, ...Array<number>(count - statuses.length).fill(0)];
+}
+
+await hostileCase(
+  t,
+  server,
+  "101. one connection per address at a time renewing 0.9 s GraphQL bodies on each answer, reconnected every third, from more addresses than places: a browser sending five slow GraphQL POSTs in a row on one connection (2 KB at 2 KB/s each) gets five answers, a visitor's pages too: its seconds in bodies rank after the attackers', reconnected or not",
+  async (t) => {
+    const { attack, bodies, stop } = bodyRenewers(t, 'reconnect', 3);
+    const from = await holdEveryPlace(100, attack);
+    // Each address has spent several seconds in bodies, more than the browser's five will.
+    await until(() => from.every((address) => bodies(address) >= 5), {
+      what: 'every attacker to have sent five bodies',
+    });
+    // 24 more knock again and again, so every place a reconnection frees is taken: each attacker's
+    // connection is at most three bodies old, as when every attacker the browser's rivals displace
+    // comes back on a fresh one (the tenth attack's N6, about 150 a second).
+    await Promise.all(Array.from({ length: 24 }, (_, a) => attack(`127.0.102.${a + 1}`)));
+    const [statuses, pages] = await Promise.all([slowPosts(t, '127.0.105.251', 5), visitorPages('127.0.105.250')]);
+    await stop();
+    everyAnswered(t, statuses, 'five slow POSTs on one connection', 5);
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
   },
 );
 
