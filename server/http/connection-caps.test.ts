@@ -281,7 +281,15 @@ t.test('nothing behind the request past the bound is parsed, however much of it 
  * half the next head (kept alive), a whole head and part of a body that keeps coming (an upload that
  * moves), or one that stopped coming.
  */
-type Held = 'silent' | 'slow head' | 'next head' | 'upload' | 'stalled upload' | 'renewed bodies' | 'posts with gaps';
+type Held =
+  | 'silent'
+  | 'slow head'
+  | 'next head'
+  | 'upload'
+  | 'stalled upload'
+  | 'renewed bodies'
+  | 'posts with gaps'
+  | 'posts in a row';
 const UPLOAD =
   'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
@@ -292,7 +300,10 @@ const HELD: Record<Held, string> = {
   'stalled upload': UPLOAD,
   'renewed bodies': '',
   'posts with gaps': '',
+  'posts in a row': '',
 };
+/** The request heads a held connection has sent once it holds its place. */
+const HEADS: Partial<Record<Held, number>> = { upload: 1, 'posts in a row': 4 };
 /** A small GraphQL POST's head, its body to follow. */
 const SMALL_POST = `${POST}Content-Length: 100\r\n\r\n`;
 const SMALL_BODY = `{"query":"{__typename}"}`.padEnd(100, ' ');
@@ -364,6 +375,32 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
         post();
         return;
       }
+      if (kind === 'posts in a row') {
+        // A browser's slow POSTs on one connection, as the tenth attack's N6: three bodies each whole
+        // in 0.4 s, the next sent on each answer (1.2 s in bodies), then a fourth that keeps coming.
+        socket.setNoDelay(true);
+        const timers: NodeJS.Timeout[] = [];
+        const stop = () => {
+          for (const timer of timers) clearTimeout(timer);
+        };
+        socket.once('close', stop);
+        t.teardown(stop);
+        const post = () => {
+          socket.write(SMALL_POST);
+          for (let k = 1; k <= 4; k++)
+            timers.push(setTimeout(() => socket.write(SMALL_BODY.slice((k - 1) * 25, k * 25)), 100 * k));
+        };
+        let answers = 0;
+        socket.on('data', (chunk) => {
+          answers += String(chunk).split('HTTP/1.1 ').length - 1;
+          if (answers < 3) return post();
+          socket.write(UPLOAD);
+          timers.push(setInterval(() => socket.write(' '.repeat(BODY_RATE)), 100));
+          resolve(socket);
+        });
+        post();
+        return;
+      }
       if (kind === 'upload') {
         // 500 bytes a second of its 16,000: it outlasts the test.
         const moving = setInterval(() => socket.write(' '.repeat(BODY_RATE)), 100);
@@ -371,6 +408,30 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
         t.teardown(() => clearInterval(moving));
       }
       resolve(socket);
+    }),
+  );
+}
+
+/**
+ * A small POST from `from` whose body comes in four pieces over 0.4 s, on a connection of its own
+ * that its client closes once answered: resolves once it is closed.
+ */
+function bodyOnItsOwnConnection(port: number, from: string): Promise<void> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.setNoDelay(true);
+  socket.on('error', () => {});
+  const timers: NodeJS.Timeout[] = [];
+  socket.once('connect', () => {
+    socket.write(SMALL_POST);
+    for (let k = 1; k <= 4; k++)
+      timers.push(setTimeout(() => socket.write(SMALL_BODY.slice((k - 1) * 25, k * 25)), 100 * k));
+  });
+  socket.once('data', () => socket.end());
+  socket.resume();
+  return new Promise((resolve) =>
+    socket.once('close', () => {
+      for (const timer of timers) clearTimeout(timer);
+      resolve();
     }),
   );
 }
@@ -428,6 +489,11 @@ const atTheCap: {
   abandoned?: number[];
   /** What each abandoned connection had sent when its client closed it: half a head unless given. */
   abandonedKind?: Held;
+  /**
+   * Per address: bodies of 0.4 s it sent one after another, each on a connection it closed once
+   * answered, just before it held its connections (the tenth attack's N5, reconnecting per body).
+   */
+  closedBodies?: number[];
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -585,6 +651,26 @@ const atTheCap: {
     cut: [],
   },
   {
+    name: 'a body on a fresh connection gives way when its address spent a second in bodies on connections it closed',
+    held: [['upload'], ['upload'], ['upload']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: "a browser's connection with seconds of slow POSTs in a row goes after a fresh one of an address that spent more in bodies on connections it closed",
+    held: [['posts in a row'], ['upload']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [0, 6],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[1, 0]],
+  },
+  {
     name: `young uploads of an address that abandoned ${ABANDONED_HEADS_CHURN} bodies give way`,
     held: Array.from({ length: 8 }, () => ['upload']),
     aged: false,
@@ -666,15 +752,23 @@ for (const row of atTheCap)
         if (row.abandonedKind === 'upload') await until(() => requests > seen, { what: 'the head to be received' });
         socket.destroy();
       }
+    for (const [a, n] of (row.closedBodies ?? []).entries())
+      for (let i = 0; i < n; i++) await bodyOnItsOwnConnection(port, `127.0.9.${a + 1}`);
     await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];
+    const seen = requests;
     for (const [a, kinds] of row.held.entries()) {
       const mine: Socket[] = [];
       for (const kind of kinds) mine.push(await holding(t, port, `127.0.9.${a + 1}`, kind));
       held.push(mine);
     }
     await until(async () => (await open()) === String(total), { what: 'every held connection counted' });
+    // Rows that judge bodies still coming: the server has every head before the newcomer comes.
+    if (row.closedBodies) {
+      const heads = row.held.flat().reduce((sum, kind) => sum + (HEADS[kind] ?? 0), 0);
+      await until(() => requests >= seen + heads, { what: "the held connections' heads to be received" });
+    }
     if (row.aged !== false) {
       const since = Date.now();
       await until(() => Date.now() - since > STALLED_HEAD_MS, { what: 'the held connections to age' });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { BodyLedger, BodyTime } from './body-time.ts';
 import { addressGroup } from './client-address.ts';
 
 export interface ConnectionCaps {
@@ -65,48 +66,18 @@ export const ABANDONED_HEADS_CHURN = 3;
 const ABANDONED_HEADS_MS = 30_000;
 
 /**
- * The seconds over which a connection's time spent receiving request bodies is summed
- * (docs/decisions/0214-time-in-bodies-judged-over-ten-seconds.md): long enough that bodies renewed
- * back to back add up past a second whatever each one's length, short enough that a visitor's small
- * POSTs (milliseconds each) never do.
+ * Addresses whose time in bodies is remembered, per place of the total cap: every address holding a
+ * place and as many again whose connections have closed (decision 0215); 9,000 fresh addresses
+ * posting once cost no more.
  */
-const BODY_WINDOW_SECONDS = 10;
-
-/**
- * The milliseconds a connection spent receiving request bodies that ended within the last
- * BODY_WINDOW_SECONDS: one count per second of the clock, in a ring, so its size never grows with
- * the number of requests.
- */
-class BodyTime {
-  private readonly ms = new Array<number>(BODY_WINDOW_SECONDS).fill(0);
-  private second = 0;
-
-  /** Counts a body that ended at `now` after `ms`. */
-  add(ms: number, now: number): void {
-    this.advance(now);
-    this.ms[this.second % BODY_WINDOW_SECONDS] = (this.ms[this.second % BODY_WINDOW_SECONDS] ?? 0) + ms;
-  }
-
-  /** The bodies ended within the window before `now`. */
-  within(now: number): number {
-    this.advance(now);
-    return this.ms.reduce((sum, ms) => sum + ms, 0);
-  }
-
-  /** Forgets the seconds that have left the window. */
-  private advance(now: number): void {
-    const second = Math.floor(now / 1_000);
-    const gone = Math.min(second - this.second, BODY_WINDOW_SECONDS);
-    for (let k = 1; k <= gone; k++) this.ms[(this.second + k) % BODY_WINDOW_SECONDS] = 0;
-    this.second = second;
-  }
-}
+const BODY_ADDRESSES_PER_PLACE = 2;
 
 /**
  * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
- * or its answer is, whichever comes first: once.
+ * or its answer is, whichever comes first: once, to its connection and to its address (none for a
+ * trusted proxy's). A body cut short is not counted: its address has abandoned a request (0210).
  */
-function bodyCounter(state: Held, since: number): () => void {
+function bodyCounter(state: Held, since: number, ledger: BodyLedger): () => void {
   let counted = false;
   return () => {
     if (counted) return;
@@ -114,6 +85,7 @@ function bodyCounter(state: Held, since: number): () => void {
     const now = Date.now();
     state.bodies ??= new BodyTime();
     state.bodies.add(now - since, now);
+    if (state.group !== undefined) ledger.add(state.group, now - since, now);
   };
 }
 
@@ -136,6 +108,8 @@ interface Held {
    * when its head was whole and what the connection had read by then: its body's progress since.
    */
   last?: { request: IncomingMessage; response: ServerResponse; since: number; read: number };
+  /** Its address group (`addressGroup`); none for a trusted proxy's, which carries many visitors. */
+  group?: string;
   /** Its time receiving bodies lately, from each head whole to its body whole (or its answer finished); from its first body. */
   bodies?: BodyTime;
   /** What it had read when its last answer finished: more since then means a new request has begun. */
@@ -168,10 +142,10 @@ interface Held {
  * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
  * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
  * within the second no longer holds a place. After those, and before the rule of two more, a body
- * still coming, however fast, on a connection that has spent a second of the last ten receiving
- * bodies (one body a second old, or bodies renewed back to back) gives way to a newcomer whose
- * address holds none such (decisions 0210, 0214); an address abandoning bodies is churning as one
- * abandoning heads is.
+ * still coming, however fast, of an address that has spent a second of the last ten receiving
+ * bodies, on that connection or others since closed (one body a second old, bodies renewed back to
+ * back, or a connection per body), gives way to a newcomer whose address holds none such (decisions
+ * 0210, 0214, 0215); an address abandoning bodies is churning as one abandoning heads is.
  */
 export function capConnections(
   server: Server,
@@ -192,6 +166,8 @@ export function capConnections(
   // Each address's connections, oldest first (a Set keeps the order they were admitted in).
   const byAddress = new Map<string, Set<Socket>>();
   const held = new WeakMap<Socket, Held>();
+  // Each address's time in bodies over the window, its closed connections' included (decision 0215).
+  const ledger = new BodyLedger(BODY_ADDRESSES_PER_PLACE * caps.total);
   // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
   const idle = new Set<Socket>();
   // Connections the server has ended (a refused upgrade answered, a socket closed for policy): they
@@ -289,40 +265,49 @@ export function capConnections(
   };
 
   /**
-   * Its time receiving bodies within the window, the body still coming included, if that body's
-   * answer has not begun and the time is `headMs` or more: one body past its first second, or bodies
-   * renewed back to back (decision 0214).
+   * If its latest body is still coming and its answer has not begun: the time its address (`group`)
+   * and the connection itself spent receiving bodies within the window, that body included, when the
+   * address's is `headMs` or more: one body past its first second, bodies renewed back to back
+   * (decision 0214), on one connection or on as many as it likes (decision 0215).
    */
-  const timeInBodies = (state: Held | undefined, now: number): number | undefined => {
+  const timeInBodies = (
+    state: Held | undefined,
+    group: string,
+    now: number,
+  ): { address: number; own: number } | undefined => {
     const last = state?.last;
     if (!state || state.upgraded || state.requests === 0 || !last) return undefined;
     if (last.request.complete || last.response.headersSent) return undefined;
-    const time = (state.bodies?.within(now) ?? 0) + now - last.since;
-    return time >= caps.headMs ? time : undefined;
+    const coming = now - last.since;
+    const address = ledger.within(group, now) + coming;
+    return address >= caps.headMs ? { address, own: (state.bodies?.within(now) ?? 0) + coming } : undefined;
   };
 
   /**
    * Closes a connection whose request body is still coming, however fast, whose answer has not begun,
-   * and that has spent `headMs` or more of the last BODY_WINDOW_SECONDS receiving bodies: the address
-   * holding the most first, then the longest in bodies. A visitor's body is a few KB, sent within the
-   * second (docs/decisions/0210-bodies-past-their-first-second-give-way.md), its bodies milliseconds
-   * each (decision 0214). Never for a newcomer whose address (`group`) holds such a body itself: a
-   * slow sender does not push out another. False when there is none.
+   * and whose address has spent `headMs` or more of the last ten seconds receiving bodies: the address
+   * holding the most first, then the address longest in bodies, then the connection. A visitor's body
+   * is a few KB, sent within the second (docs/decisions/0210-bodies-past-their-first-second-give-way.md),
+   * its bodies milliseconds each (decision 0214); reconnecting does not reset an address's time
+   * (decision 0215). Never for a newcomer whose address (`group`) holds such a body itself: a slow
+   * sender does not push out another. False when there is none.
    */
   const closeLongestBody = (group: string): boolean => {
     const now = Date.now();
     for (const socket of byAddress.get(group) ?? [])
-      if (timeInBodies(held.get(socket), now) !== undefined) return false;
+      if (timeInBodies(held.get(socket), group, now) !== undefined) return false;
     let chosen: Socket | undefined;
-    let best = { count: 0, time: 0 };
+    let best = { count: 0, address: 0, own: 0 };
     for (const [other, mine] of byAddress) {
       const count = perAddress.get(other) ?? 0;
       if (count < best.count) continue;
       for (const socket of mine) {
-        const time = timeInBodies(held.get(socket), now);
-        if (time !== undefined && (count > best.count || time > best.time)) {
+        const time = timeInBodies(held.get(socket), other, now);
+        if (!time) continue;
+        const longer = time.address > best.address || (time.address === best.address && time.own > best.own);
+        if (count > best.count || longer) {
           chosen = socket;
-          best = { count, time };
+          best = { count, ...time };
         }
       }
     }
@@ -379,13 +364,13 @@ export function capConnections(
     }
     const read = state.read;
     const since = Date.now();
-    state.requests++;
-    state.last = { request, response, since, read: socket.bytesRead };
-    idle.delete(socket);
     // A request without a body (a GET) spends no time in one, however long its answer takes: nothing
     // to listen for on the pages' path.
     const bodied = 'transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0;
-    const countBody = bodied ? bodyCounter(state, since) : undefined;
+    const countBody = bodied ? bodyCounter(state, since, ledger) : undefined;
+    state.requests++;
+    state.last = { request, response, since, read: socket.bytesRead };
+    idle.delete(socket);
     if (countBody) request.once('end', countBody);
     response.once('finish', () => {
       countBody?.();
@@ -468,6 +453,7 @@ export function capConnections(
       answeredInRead: 0,
       readAtIdle: 0,
       headSince: Date.now(),
+      group: trusted ? undefined : group,
       release: () => {
         if (released) return;
         released = true;

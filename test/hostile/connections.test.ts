@@ -732,59 +732,169 @@ await hostileCase(
   },
 );
 
+/**
+ * One connection per address at a time, renewing GraphQL POSTs whose bodies each come whole in 0.9 s
+ * (1.2 KB in four pieces, whole before a body's first second): `stream`, the next head sent with the
+ * last piece on the same connection, so it is never idle, not even for the answer's round trip (the
+ * ninth attack's N1 with `STREAM=1`; renewed on the answer, the attackers left a visitor a place now
+ * and then: 13 of 48); `reconnect`, the next head sent on each answer, closed by its client once
+ * `perConnection` bodies are answered and opened again 20 ms later (with 1, a connection per body:
+ * the tenth attack's N5). Each comes back 100 ms after the server closes it.
+ * `bodies(from)` counts the bodies an address has sent whole.
+ */
+function bodyRenewers(t: Test, mode: 'stream' | 'reconnect', perConnection = 1) {
+  let attacking = true;
+  const attackers = new Set<Socket>();
+  const sent = new Map<string, number>();
+  const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 1200\r\n\r\n`;
+  const body = '{"query":"{__typename}"}'.padEnd(1_200, ' ');
+  /** Resolves once its first connection is open. */
+  const attack = async (from: string): Promise<void> => {
+    if (!attacking) return;
+    const socket = await open(t, port, from);
+    attackers.add(socket);
+    socket.setNoDelay(true);
+    let timer: NodeJS.Timeout | undefined;
+    let answered = false;
+    // Each body in four pieces over 0.9 s.
+    const piece = (k: number) => {
+      timer = setTimeout(() => {
+        if (socket.destroyed) return;
+        const last = k === 4;
+        socket.write(body.slice((k - 1) * 300, k * 300) + (last && mode === 'stream' ? head : ''));
+        if (last) sent.set(from, (sent.get(from) ?? 0) + 1);
+        if (!last) piece(k + 1);
+        else if (mode === 'stream') piece(1);
+      }, 225);
+    };
+    let answers = 0;
+    socket.on('data', () => {
+      if (mode === 'stream' || answered) return;
+      if (++answers < perConnection) {
+        socket.write(head);
+        piece(1);
+        return;
+      }
+      answered = true;
+      socket.end();
+    });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      attackers.delete(socket);
+      setTimeout(() => void attack(from), answered ? 20 : 100);
+    });
+    socket.write(head);
+    piece(1);
+  };
+  const stop = async () => {
+    attacking = false;
+    await letGo(attackers);
+  };
+  return { attack, bodies: (from: string) => sent.get(from) ?? 0, stop };
+}
+
 await hostileCase(
   t,
   server,
   '98. one kept-alive connection per address renewing GraphQL POSTs whose bodies each come whole in 0.9 s, the next head sent with the last piece, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
   async (t) => {
-    let attacking = true;
-    const attackers = new Set<Socket>();
-    const sent = new Map<string, number>();
-    const head = `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 1200\r\n\r\n`;
-    const body = '{"query":"{__typename}"}'.padEnd(1_200, ' ');
-    /** Resolves once its first connection is open; comes back 100 ms after each close, as the outside script did. */
-    const attack = async (from: string): Promise<void> => {
-      if (!attacking) return;
-      const socket = await open(t, port, from);
-      attackers.add(socket);
-      socket.setNoDelay(true);
-      socket.resume();
-      let timer: NodeJS.Timeout | undefined;
-      // Each body in four pieces over 0.9 s, whole before its first second; the next head goes with
-      // its last piece, so the connection is never idle, not even for the answer's round trip (the
-      // outside script's STREAM=1; without it, its renewals on the answer left a visitor a place now
-      // and then: 13 of 48).
-      const piece = (k: number) => {
-        timer = setTimeout(() => {
-          if (socket.destroyed) return;
-          const last = k === 4;
-          socket.write(body.slice((k - 1) * 300, k * 300) + (last ? head : ''));
-          if (last) sent.set(from, (sent.get(from) ?? 0) + 1);
-          piece(last ? 1 : k + 1);
-        }, 225);
-      };
-      socket.once('close', () => {
-        clearTimeout(timer);
-        attackers.delete(socket);
-        setTimeout(() => void attack(from), 100);
-      });
-      socket.write(head);
-      piece(1);
-    };
+    const { attack, bodies, stop } = bodyRenewers(t, 'stream');
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     const from = await holdEveryPlace(80, attack);
     // Each has sent a body whole and is on its next: a second of bodies, none a second old.
-    await until(() => from.every((address) => (sent.get(address) ?? 0) >= 1), {
+    await until(() => from.every((address) => bodies(address) >= 1), {
       what: 'every attacker to have begun its second body',
     });
     const pages = await visitorPages('127.0.85.250');
     const answers = await browserBurst(t, '127.0.85.251');
-    attacking = false;
-    await letGo(attackers);
+    await stop();
     everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
     everyAnswered(t, answers, 'a burst of 6 connections', 6);
     const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
     t.ok(madeRoom > 0, `connections long in bodies made room (${madeRoom} closed)`);
+  },
+);
+
+await hostileCase(
+  t,
+  server,
+  '99. one connection per address at a time, each carrying one GraphQL POST whose body comes whole in 0.9 s and closed by its client once answered, opened again 20 ms later, from as many addresses as places: a visitor from another is still served, a browser burst of 6 too',
+  async (t) => {
+    const { attack, bodies, stop } = bodyRenewers(t, 'reconnect');
+    const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
+    const from = await holdEveryPlace(90, attack);
+    // Each address has spent a second and more in bodies, each on a connection of its own.
+    await until(() => from.every((address) => bodies(address) >= 2), {
+      what: 'every attacker to have sent two bodies',
+    });
+    const pages = await visitorPages('127.0.95.250');
+    const answers = await browserBurst(t, '127.0.95.251');
+    await stop();
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+    everyAnswered(t, answers, 'a burst of 6 connections', 6);
+    const madeRoom = (await server.metric('vitrine_connections_cut_total{reason="incomplete"}')) - cut;
+    t.ok(madeRoom > 0, `connections of addresses long in bodies made room (${madeRoom} closed)`);
+  },
+);
+
+/**
+ * The statuses of `count` GraphQL POSTs sent one after another on one kept-alive connection from
+ * `from`, the next on each answer, each body 2 KB at 2 KB a second (four pieces 250 ms apart), as a
+ * phone's slow uplink sends them (0: cut before its answer).
+ */
+async function slowPosts(t: Test, from: string, count: number): Promise<number[]> {
+  const socket = await open(t, port, from);
+  socket.setNoDelay(true);
+  const body = '{"query":"{__typename}"}'.padEnd(2_000, ' ');
+  const statuses: number[] = [];
+  for (let i = 0; i < count && !ended(socket); i++) {
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    const pieces = [1, 2, 3, 4].map((k) =>
+      setTimeout(() => {
+        if (!socket.destroyed) socket.write(body.slice((k - 1) * 500, k * 500));
+      }, 250 * k),
+    );
+    statuses.push(
+      await new Promise<number>((resolve) => {
+        const answer = (chunk: Buffer) => {
+          socket.off('close', cut);
+          resolve(Number(String(chunk).split(' ')[1] ?? 0) || 0);
+        };
+        const cut = () => {
+          socket.off('data', answer);
+          resolve(0);
+        };
+        socket.once('data', answer);
+        socket.once('close', cut);
+      }),
+    );
+    for (const timer of pieces) clearTimeout(timer);
+  }
+  socket.destroy();
+  return [...statuses, ...Array<number>(count - statuses.length).fill(0)];
+}
+
+await hostileCase(
+  t,
+  server,
+  "101. one connection per address at a time renewing 0.9 s GraphQL bodies on each answer, reconnected every third, from more addresses than places: a browser sending five slow GraphQL POSTs in a row on one connection (2 KB at 2 KB/s each) gets five answers, a visitor's pages too: its seconds in bodies rank after the attackers', reconnected or not",
+  async (t) => {
+    const { attack, bodies, stop } = bodyRenewers(t, 'reconnect', 3);
+    const from = await holdEveryPlace(100, attack);
+    // Each address has spent several seconds in bodies, more than the browser's five will.
+    await until(() => from.every((address) => bodies(address) >= 5), {
+      what: 'every attacker to have sent five bodies',
+    });
+    // 24 more knock again and again, so every place a reconnection frees is taken: each attacker's
+    // connection is at most three bodies old, as when every attacker the browser's rivals displace
+    // comes back on a fresh one (the tenth attack's N6, about 150 a second).
+    await Promise.all(Array.from({ length: 24 }, (_, a) => attack(`127.0.102.${a + 1}`)));
+    const [statuses, pages] = await Promise.all([slowPosts(t, '127.0.105.251', 5), visitorPages('127.0.105.250')]);
+    await stop();
+    everyAnswered(t, statuses, 'five slow POSTs on one connection', 5);
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
   },
 );
 
