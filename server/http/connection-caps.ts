@@ -143,9 +143,9 @@ interface Held {
  * when its idle connection closes, and one request per connection per keep-alive timeout no longer
  * holds the server. One idle less than `IDLE_GRACE_MS` is a browser between two requests: it gives
  * way only after the stalled connections and the bodies of addresses long in bodies below, and
- * before the rule of two more (decision 0217). When none is idle, a newcomer whose address holds fewer connections than the
- * address holding the most takes the place of that address's oldest connection that has not finished
- * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
+ * before the rule of two more (decision 0217). When none is idle, a newcomer whose address holds
+ * fewer connections than the address holding the most takes the place of that address's oldest
+ * connection that has not finished sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
  * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
  * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
  * whatever the address counts (decision 0186): one such connection per address no longer holds it;
