@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
 import { until } from '../../test/until.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { ABANDONED_HEADS_CHURN, connectionCaps, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
+import { ABANDONED_HEADS_CHURN, connectionCaps, IDLE_GRACE_MS, IN_FLIGHT_MAX, socketCap } from './connection-caps.ts';
 
 /** The caps over a real port: connections from several loopback addresses (all of 127/8 is this machine). */
 
@@ -161,6 +161,9 @@ t.test(
     for (const from of ['127.0.0.3', '127.0.0.4'])
       for (let i = 0; i < 4; i++) idle.push(await keptAlive(t, port, from));
     const busy = await Promise.all(Array.from({ length: 4 }, () => hold(t, port, '127.0.0.5')));
+    // Idle longer than a browser between two requests: ahead of the heads begun (decision 0217).
+    const idleSince = Date.now();
+    await until(() => Date.now() - idleSince > IDLE_GRACE_MS, { what: 'the idle ones to be idle past the grace' });
     // The longest idle begins a new request: no longer idle. Another's round trip after it means
     // the server has read those bytes (both arrive in the same turn of its loop, or these first).
     idle[0]?.write('GET /healthcheck HTTP/1.1\r\n');
@@ -289,7 +292,8 @@ type Held =
   | 'stalled upload'
   | 'renewed bodies'
   | 'posts with gaps'
-  | 'posts in a row';
+  | 'posts in a row'
+  | 'just answered';
 const UPLOAD =
   'POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 16000\r\n\r\n{"query":';
 const HELD: Record<Held, string> = {
@@ -301,9 +305,10 @@ const HELD: Record<Held, string> = {
   'renewed bodies': '',
   'posts with gaps': '',
   'posts in a row': '',
+  'just answered': '',
 };
 /** The request heads a held connection has sent once it holds its place. */
-const HEADS: Partial<Record<Held, number>> = { upload: 1, 'posts in a row': 4 };
+const HEADS: Partial<Record<Held, number>> = { upload: 1, 'posts in a row': 4, 'just answered': 1 };
 /** A small GraphQL POST's head, its body to follow. */
 const SMALL_POST = `${POST}Content-Length: 100\r\n\r\n`;
 const SMALL_BODY = `{"query":"{__typename}"}`.padEnd(100, ' ');
@@ -399,6 +404,13 @@ function holding(t: Test, port: number, from: string, kind: Held): Promise<Socke
           resolve(socket);
         });
         post();
+        return;
+      }
+      if (kind === 'just answered') {
+        // A small POST whole in one packet, answered, and nothing yet: a browser a moment before its
+        // next POST on the connection, or a client renewing GETs on each answer between two of them.
+        socket.write(SMALL_POST + SMALL_BODY);
+        socket.once('data', () => resolve(socket));
         return;
       }
       if (kind === 'upload') {
@@ -498,6 +510,8 @@ const atTheCap: {
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
   cut: [number, number][];
+  /** Of `cut`, how many are closed as idle (counted apart from those cut mid-request). */
+  idleClosed?: number;
 }[] = [
   {
     name: 'one silent connection per address: a newcomer from a new address takes the oldest',
@@ -671,6 +685,26 @@ const atTheCap: {
     cut: [[1, 0]],
   },
   {
+    name: "a browser's connection idle for a moment between its answer and its next POST goes after a body of an address that spent a second in bodies",
+    held: [['upload'], ['upload'], ['just answered']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: 'connections idle for a moment after each answer, and no body long in coming: a newcomer still takes the one idle longest',
+    held: Array.from({ length: 8 }, () => ['just answered']),
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+    idleClosed: 1,
+  },
+  {
     name: `young uploads of an address that abandoned ${ABANDONED_HEADS_CHURN} bodies give way`,
     held: Array.from({ length: 8 }, () => ['upload']),
     aged: false,
@@ -726,8 +760,12 @@ const atTheCap: {
   },
 ];
 
+/** The rows with a connection idle a moment are not "with none idle". */
+const atTheCapTitle = (row: (typeof atTheCap)[number]) =>
+  `${row.held.flat().includes('just answered') ? 'at the cap' : 'at the cap with none idle'}: ${row.name}`;
+
 for (const row of atTheCap)
-  t.test(`at the cap with none idle: ${row.name}`, async (t) => {
+  t.test(atTheCapTitle(row), async (t) => {
     const metrics = new Metrics();
     const total = row.held.flat().length;
     const app = await demoServer({
@@ -787,7 +825,10 @@ for (const row of atTheCap)
     const others = held.flat().filter((socket) => !wanted.has(socket) && (socket.readableEnded || socket.destroyed));
     t.equal(others.length, 0, 'the others are still open');
     const cut = /vitrine_connections_cut_total\{reason="incomplete"\} (\d+)/.exec((await metrics.text()).body)?.[1];
-    t.equal(Number(cut ?? 0), row.cut.length, `${row.cut.length} counted as cut`);
+    const idle = row.idleClosed ?? 0;
+    t.equal(Number(cut ?? 0), row.cut.length - idle, `${row.cut.length - idle} counted as cut`);
+    const idleClosed = /vitrine_connections_idle_closed_total (\d+)/.exec((await metrics.text()).body)?.[1];
+    t.equal(Number(idleClosed ?? 0), idle, `${idle} counted as idle`);
   });
 
 t.test('a client that trickles its headers is cut at headersTimeout, not at the next 30 s check', async (t) => {
