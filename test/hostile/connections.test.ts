@@ -717,7 +717,7 @@ await hostileCase(
       socket.resume();
     };
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
-    const from = await holdEveryPlace(70, attack);
+    await holdEveryPlace(70, attack);
     // Past the first second of a body, which a visitor's few KB never outlast.
     const full = Date.now();
     await until(() => Date.now() - full > 1_000, { what: 'the held bodies to pass their first second' });
