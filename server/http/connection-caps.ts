@@ -66,15 +66,6 @@ export const ABANDONED_HEADS_CHURN = 3;
 const ABANDONED_HEADS_MS = 30_000;
 
 /**
- * How long a kept-alive connection has been idle before it gives way ahead of every other at the
- * total cap; one idle a shorter moment goes only after the stalled ones and the bodies of addresses
- * long in bodies (docs/decisions/0217-a-moment-idle-gives-way-after-long-bodies.md). A browser sends
- * its next request on a kept-alive connection a round trip and a turn of its script after the
- * answer: within half a second even on a slow mobile link (a 3G round trip is 100–400 ms).
- */
-export const IDLE_GRACE_MS = 500;
-
-/**
  * Addresses whose time in bodies is remembered, per place of the total cap: every address holding a
  * place and as many again whose connections have closed (decision 0215); 9,000 fresh addresses
  * posting once cost no more.
@@ -141,11 +132,9 @@ interface Held {
  * At the total, a kept-alive connection with nothing in flight gives its place to the newcomer, the
  * longest idle first (docs/decisions/0176-idle-connections-make-room.md): a browser reconnects
  * when its idle connection closes, and one request per connection per keep-alive timeout no longer
- * holds the server. One idle less than `IDLE_GRACE_MS` is a browser between two requests: it gives
- * way only after the stalled connections and the bodies of addresses long in bodies below, and
- * before the rule of two more (decision 0217). When none is idle, a newcomer whose address holds
- * fewer connections than the address holding the most takes the place of that address's oldest
- * connection that has not finished sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
+ * holds the server. When none is idle, a newcomer whose address holds fewer connections than the
+ * address holding the most takes the place of that address's oldest connection that has not finished
+ * sending its request (docs/decisions/0189-incomplete-connections-make-room.md): a visitor's request
  * is whole in milliseconds, a connection held silent or slow holds for seconds. Before that rule, a
  * connection whose head is still not whole `headMs` after it began gives way to any newcomer,
  * whatever the address counts (decision 0186): one such connection per address no longer holds it;
@@ -196,22 +185,13 @@ export function capConnections(
     return true;
   };
 
-  /**
-   * Closes the longest-idle connection that has begun nothing since, when it has been idle `graceMs`
-   * or more; false when there is none. The set is in the order they fell idle, so only the first
-   * that has begun nothing is looked at: when it is too young, every later one is.
-   */
-  const closeLongestIdle = (graceMs: number): boolean => {
-    const now = Date.now();
+  /** Closes the longest-idle connection that has begun nothing since; false when there is none. */
+  const closeLongestIdle = (): boolean => {
     for (const socket of idle) {
+      idle.delete(socket);
       const state = held.get(socket);
       // Bytes since its last answer: a request has begun (the parser has them, no event yet).
-      if (!state || socket.bytesRead !== state.readAtIdle) {
-        idle.delete(socket);
-        continue;
-      }
-      if (now - state.headSince < graceMs) return false;
-      idle.delete(socket);
+      if (!state || socket.bytesRead !== state.readAtIdle) continue;
       state.release();
       socket.destroy();
       options.onIdleClosed?.();
@@ -448,12 +428,8 @@ export function capConnections(
         ? 'per_address'
         : open >= total &&
             !closeEnded() &&
-            !closeLongestIdle(IDLE_GRACE_MS) &&
-            (churning ||
-              (!closeStalled() &&
-                !closeLongestBody(group) &&
-                !closeLongestIdle(0) &&
-                !closeOldestIncomplete(fromAddress + 1)))
+            !closeLongestIdle() &&
+            (churning || (!closeStalled() && !closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))
           ? 'total'
           : undefined;
     if (refusal) {
