@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { createElement, type ReactElement, Suspense } from 'react';
 import t from 'tap';
 import { productPage } from '../../bench/baseline-server.ts';
+import { testAssets } from '../../test/helpers.ts';
 import { measureChunksByLength, REACT_STREAMING_BUILD } from './react-chunk-length.ts';
 
 const require = createRequire(import.meta.url);
@@ -58,7 +59,8 @@ t.test('chunks are measured by length, nothing else in React changes', async (t)
 t.test('the product page and a page with a large Suspense boundary come out byte for byte the same', async (t) => {
   const shipped = streamingBuild(SHIPPED);
   const changed = streamingBuild(measureChunksByLength(SHIPPED, FILE));
-  const page = await productPage();
+  // The test build's manifest: npm test runs without a production build.
+  const page = await productPage({ assets: testAssets });
   t.teardown(() => page.close());
   const product = await html(changed, page.element());
   t.ok(product.length > 20_000, 'a whole product page');
