@@ -1,19 +1,27 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { EXIT_WITH_PARENT } from './exit-with-parent-args.ts';
 import { until } from './until.ts';
 
-/** Running, as far as a signal can tell: not gone and not a zombie nobody has reaped yet. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
+/**
+ * A process's state letter and parent, or undefined once it is gone: from /proc where there is one
+ * (a bare Debian has no `ps`), from `ps` elsewhere (macOS has no /proc).
+ */
+function processInfo(pid: number): { state: string; parent: number } | undefined {
+  if (existsSync('/proc')) {
+    // /proc/PID/stat: "pid (name) state ppid …"; the name may hold spaces, so read after its ')'.
+    const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+    const [state = '', parent = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return stat ? { state, parent: Number(parent) } : undefined;
   }
-  const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return state !== 'Z' && state !== 'X';
+  const out = spawnSync('ps', ['-o', 'stat=,ppid=', '-p', String(pid)], { encoding: 'utf8' });
+  const [state = '', parent = ''] = out.stdout.trim().split(/\s+/);
+  return out.status === 0 ? { state, parent: Number(parent) } : undefined;
 }
+
+/** Running: not gone, and not a zombie nobody has reaped yet. */
+const running = (pid: number) => !(processInfo(pid)?.state ?? 'Z').startsWith('Z');
 
 /**
  * A starter (as a test file is) starts a long-running child with `preload` and, once the child is up
@@ -40,9 +48,6 @@ async function orphan(preload: readonly string[]): Promise<{ pid: number; starte
   return { pid: Number.parseInt(out, 10), starter: starter.pid ?? 0 };
 }
 
-/** The parent a process has now (field 4 of /proc/PID/stat; the name before it has no spaces here). */
-const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[3]);
-
 t.test('a server started with the preload stops once its starter is killed outright', async (t) => {
   const { pid } = await orphan(EXIT_WITH_PARENT);
   t.teardown(() => running(pid) && process.kill(pid, 'SIGKILL'));
@@ -52,6 +57,6 @@ t.test('a server started with the preload stops once its starter is killed outri
 t.test('without it, the orphan runs on (what the preload is for)', async (t) => {
   const { pid, starter } = await orphan([]);
   t.teardown(() => running(pid) && process.kill(pid, 'SIGKILL'));
-  t.not(parentOf(pid), starter, 'handed to another parent');
+  t.not(processInfo(pid)?.parent, starter, 'handed to another parent');
   t.ok(running(pid), 'still running once its starter is gone');
 });
