@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { BodyLedger, BodyTime } from './body-time.ts';
 import { addressGroup } from './client-address.ts';
+import { TimeLedger, WindowTime } from './time-ledger.ts';
 
 export interface ConnectionCaps {
   /** Connections the server holds at most, of every kind (pages, sockets, refused upgrades). */
@@ -70,20 +70,20 @@ const ABANDONED_HEADS_MS = 30_000;
  * place and as many again whose connections have closed (decision 0215); 9,000 fresh addresses
  * posting once cost no more.
  */
-const BODY_ADDRESSES_PER_PLACE = 2;
+const LEDGER_ADDRESSES_PER_PLACE = 2;
 
 /**
  * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
  * or its answer is, whichever comes first: once, to its connection and to its address (none for a
  * trusted proxy's). A body cut short is not counted: its address has abandoned a request (0210).
  */
-function bodyCounter(state: Held, since: number, ledger: BodyLedger): () => void {
+function bodyCounter(state: Held, since: number, ledger: TimeLedger): () => void {
   let counted = false;
   return () => {
     if (counted) return;
     counted = true;
     const now = Date.now();
-    state.bodies ??= new BodyTime();
+    state.bodies ??= new WindowTime();
     state.bodies.add(now - since, now);
     if (state.group !== undefined) ledger.add(state.group, now - since, now);
   };
@@ -111,7 +111,7 @@ interface Held {
   /** Its address group (`addressGroup`); none for a trusted proxy's, which carries many visitors. */
   group?: string;
   /** Its time receiving bodies lately, from each head whole to its body whole (or its answer finished); from its first body. */
-  bodies?: BodyTime;
+  bodies?: WindowTime;
   /** What it had read when its last answer finished: more since then means a new request has begun. */
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
@@ -167,7 +167,7 @@ export function capConnections(
   const byAddress = new Map<string, Set<Socket>>();
   const held = new WeakMap<Socket, Held>();
   // Each address's time in bodies over the window, its closed connections' included (decision 0215).
-  const ledger = new BodyLedger(BODY_ADDRESSES_PER_PLACE * caps.total);
+  const ledger = new TimeLedger(LEDGER_ADDRESSES_PER_PLACE * caps.total);
   // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
   const idle = new Set<Socket>();
   // Connections the server has ended (a refused upgrade answered, a socket closed for policy): they

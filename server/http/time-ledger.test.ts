@@ -1,10 +1,10 @@
 import t from 'tap';
-import { BODY_WINDOW_SECONDS, BodyLedger } from './body-time.ts';
+import { LEDGER_WINDOW_SECONDS, TimeLedger } from './time-ledger.ts';
 
-const WINDOW_MS = BODY_WINDOW_SECONDS * 1_000;
+const WINDOW_MS = LEDGER_WINDOW_SECONDS * 1_000;
 
 t.test("an address's bodies add up across its connections, closed ones included, over the window", async (t) => {
-  const ledger = new BodyLedger(10);
+  const ledger = new TimeLedger(10);
   // Nine bodies of 0.9 s, each on a connection of its own, one a second.
   for (let k = 0; k < 9; k++) ledger.add('192.0.2.1', 900, 1_000 * (k + 1));
   t.equal(ledger.within('192.0.2.1', 9_500), 8_100);
@@ -12,7 +12,7 @@ t.test("an address's bodies add up across its connections, closed ones included,
 });
 
 t.test("an address's history is forgotten once its bodies have left the window", async (t) => {
-  const ledger = new BodyLedger(10);
+  const ledger = new TimeLedger(10);
   ledger.add('192.0.2.1', 900, 1_000);
   ledger.add('192.0.2.1', 900, 2_000);
   t.equal(ledger.within('192.0.2.1', 1_000 + WINDOW_MS), 900, 'the first body has left, the second not');
@@ -23,7 +23,7 @@ t.test("an address's history is forgotten once its bodies have left the window",
 });
 
 t.test('at most its bound of addresses: the one whose latest body ended longest ago is forgotten first', async (t) => {
-  const ledger = new BodyLedger(100);
+  const ledger = new TimeLedger(100);
   ledger.add('198.51.100.1', 9_000, 1_000);
   // 9,000 fresh addresses, one small body each, within the same second.
   for (let k = 0; k < 9_000; k++) ledger.add(`10.${k >> 8}.${k & 255}.1`, 5, 1_000);
