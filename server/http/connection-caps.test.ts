@@ -446,6 +446,27 @@ function bodyOnItsOwnConnection(port: number, from: string): Promise<void> {
 }
 
 /**
+ * A GET from `from` sent 0.4 s after its connection opened, on a connection its client closes once
+ * answered, as the eleventh attack's N8 did (0.9 s): resolves once it is closed.
+ */
+function requestAfterWaiting(port: number, from: string): Promise<void> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  socket.once('connect', () => {
+    timer = setTimeout(() => socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n'), 400);
+  });
+  socket.once('data', () => socket.end());
+  socket.resume();
+  return new Promise((resolve) =>
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    }),
+  );
+}
+
+/**
  * The statuses of `n` requests from `from`, each on its own connection, as a browser opens them: all
  * connected first, then each sends its head once the server has taken all of them in (`accepted`), so
  * the earlier ones hold places while the later connect.
@@ -503,6 +524,11 @@ const atTheCap: {
    * answered, just before it held its connections (the tenth attack's N5, reconnecting per body).
    */
   closedBodies?: number[];
+  /**
+   * Per address: requests it sent 0.4 s after connecting, each on a connection it closed once
+   * answered, just before it held its connections (the eleventh attack's N8).
+   */
+  waited?: number[];
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -682,6 +708,38 @@ const atTheCap: {
     cut: [[1, 0]],
   },
   {
+    name: 'a connection waiting for its first request gives way before a body when its address waited a second before requests on connections it closed',
+    held: [['upload'], ['silent']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    waited: [0, 3],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[1, 0]],
+  },
+  {
+    name: 'a young silent connection of an address that never waited before its requests keeps its place: the body of an address long in bodies gives way',
+    held: [['upload'], ['silent']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: "a newcomer from an address that waited a second before its requests takes no body's place",
+    held: [['upload'], ['upload']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    waited: [0, 0, 3],
+    newcomer: { from: '127.0.9.3', connections: 1 },
+    served: 0,
+    cut: [],
+  },
+  {
     name: 'clients renewing requests on each answer, idle a moment between them, give way before the upload of an address that spent a second in bodies',
     held: [['upload'], ['just answered'], ['just answered'], ['just answered']],
     aged: false,
@@ -691,6 +749,27 @@ const atTheCap: {
     served: 1,
     cut: [[1, 0]],
     idleClosed: 1,
+  },
+  {
+    name: "a newcomer from an address long in bodies takes a body's place, not that of a connection idle a moment between a browser's requests",
+    held: [['upload'], ['just answered']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3, 0, 3],
+    newcomer: { from: '127.0.9.3', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
+    name: "a newcomer from an address that waited a second before its requests takes no place of a connection idle a moment, nor a body's",
+    held: [['upload'], ['just answered']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    waited: [0, 0, 3],
+    newcomer: { from: '127.0.9.3', connections: 1 },
+    served: 0,
+    cut: [],
   },
   {
     name: 'connections idle for a moment after each answer, and no body long in coming: a newcomer still takes the one idle longest',
@@ -790,6 +869,8 @@ for (const row of atTheCap)
       }
     for (const [a, n] of (row.closedBodies ?? []).entries())
       for (let i = 0; i < n; i++) await bodyOnItsOwnConnection(port, `127.0.9.${a + 1}`);
+    for (const [a, n] of (row.waited ?? []).entries())
+      for (let i = 0; i < n; i++) await requestAfterWaiting(port, `127.0.9.${a + 1}`);
     await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];

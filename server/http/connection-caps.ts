@@ -66,9 +66,9 @@ export const ABANDONED_HEADS_CHURN = 3;
 const ABANDONED_HEADS_MS = 30_000;
 
 /**
- * Addresses whose time in bodies is remembered, per place of the total cap: every address holding a
- * place and as many again whose connections have closed (decision 0215); 9,000 fresh addresses
- * posting once cost no more.
+ * Addresses whose time (in bodies, waiting for a first request) is remembered, per place of the
+ * total cap: every address holding a place and as many again whose connections have closed
+ * (decision 0215); 9,000 fresh addresses posting once cost no more.
  */
 const LEDGER_ADDRESSES_PER_PLACE = 2;
 
@@ -116,6 +116,8 @@ interface Held {
   readAtIdle: number;
   /** When it began waiting for a request head: when it connected, then when its last answer finished. */
   headSince: number;
+  /** When it connected: until its first request, the time it has waited for one (decision 0218). */
+  accepted: number;
   /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
   release(): void;
 }
@@ -141,7 +143,12 @@ interface Held {
  * so does one whose request body has come slower than `bodyBytesPerSecond` since (decision 0201),
  * one whose head has begun to come and is not whole, at any age, and any waiting for a head of an
  * address that keeps abandoning heads, that address first (decision 0202): renewing a connection
- * within the second no longer holds a place. After those, and before the rule of two more, a body
+ * within the second no longer holds a place. Then a connection still waiting for its first request
+ * gives way when its address has spent a second of the last ten waiting before its requests, and a
+ * newcomer from such an address takes no body's place, and neither it nor one from an address long
+ * in bodies the place of a connection idle less than `headMs` (decision 0218): nothing is lost by
+ * closing a connection that has begun no request, and a browser between two slow POSTs is idle a
+ * moment. After those, and before the rule of two more, a body
  * still coming, however fast, of an address that has spent a second of the last ten receiving
  * bodies, on that connection or others since closed (one body a second old, bodies renewed back to
  * back, or a connection per body), gives way to a newcomer whose address holds none such (decisions
@@ -168,6 +175,8 @@ export function capConnections(
   const held = new WeakMap<Socket, Held>();
   // Each address's time in bodies over the window, its closed connections' included (decision 0215).
   const ledger = new TimeLedger(LEDGER_ADDRESSES_PER_PLACE * caps.total);
+  // Each address's time from connecting to its first request on each connection, likewise (0218).
+  const waits = new TimeLedger(LEDGER_ADDRESSES_PER_PLACE * caps.total);
   // Kept-alive connections with nothing in flight, in the order they fell idle (a Set keeps it).
   const idle = new Set<Socket>();
   // Connections the server has ended (a refused upgrade answered, a socket closed for policy): they
@@ -185,11 +194,16 @@ export function capConnections(
     return true;
   };
 
-  /** Closes the longest-idle connection that has begun nothing since; false when there is none. */
-  const closeLongestIdle = (): boolean => {
+  /**
+   * Closes the longest-idle connection that has begun nothing since, when it has been idle `atLeast`
+   * ms; false when there is none.
+   */
+  const closeLongestIdle = (atLeast = 0): boolean => {
+    const now = Date.now();
     for (const socket of idle) {
-      idle.delete(socket);
       const state = held.get(socket);
+      if (state && now - state.headSince < atLeast) return false;
+      idle.delete(socket);
       // Bytes since its last answer: a request has begun (the parser has them, no event yet).
       if (!state || socket.bytesRead !== state.readAtIdle) continue;
       state.release();
@@ -319,6 +333,48 @@ export function capConnections(
   };
 
   /**
+   * If it has had no request yet: the time its address (`group`) spent waiting for a first request
+   * within the window, its closed connections' and this one's so far, when that is `headMs` or more,
+   * and this one's own wait. A browser's request follows its connection at once, an unused preconnect
+   * closes without one (never counted); a connection held a second before each request adds up.
+   */
+  const timeWaiting = (
+    state: Held | undefined,
+    group: string,
+    now: number,
+  ): { address: number; own: number } | undefined => {
+    if (!state || state.upgraded || state.last) return undefined;
+    const own = now - state.accepted;
+    const address = waits.within(group, now) + own;
+    return address >= caps.headMs ? { address, own } : undefined;
+  };
+
+  /**
+   * Closes a connection still waiting for its first request whose address has waited `headMs` or
+   * more of the window before its requests (docs/decisions/0218-waiting-addresses-give-way-before-bodies.md):
+   * the address longest waiting first, then the connection. Nothing is lost by closing one: no request
+   * has begun on it. False when there is none.
+   */
+  const closeLongestWaiting = (): boolean => {
+    const now = Date.now();
+    let chosen: Socket | undefined;
+    let best = { address: 0, own: -1 };
+    for (const [group, mine] of byAddress)
+      for (const socket of mine) {
+        const time = timeWaiting(held.get(socket), group, now);
+        if (time && (time.address > best.address || (time.address === best.address && time.own > best.own))) {
+          chosen = socket;
+          best = time;
+        }
+      }
+    if (!chosen) return false;
+    held.get(chosen)?.release();
+    chosen.destroy();
+    options.onCut?.('incomplete');
+    return true;
+  };
+
+  /**
    * Closes the oldest incomplete connection of the address holding the most, when it holds more than
    * `holding` (the newcomer's address); false when there is none. Incomplete: no request being
    * answered, or the latest one's body still coming and no answer begun. Never of the newcomer's own
@@ -368,6 +424,8 @@ export function capConnections(
     // to listen for on the pages' path.
     const bodied = 'transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0;
     const countBody = bodied ? bodyCounter(state, since, ledger) : undefined;
+    // Its first request: the time it waited for it counts to its address (decision 0218).
+    if (!state.last && state.group !== undefined) waits.add(state.group, since - state.accepted, since);
     state.requests++;
     state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
@@ -422,14 +480,22 @@ export function capConnections(
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
     // An address that keeps abandoning requests takes only places nobody is using: its renewals are
     // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
-    const churning = !trusted && abandonedHeads(group, Date.now()) >= ABANDONED_HEADS_CHURN;
+    const now = Date.now();
+    const churning = !trusted && abandonedHeads(group, now) >= ABANDONED_HEADS_CHURN;
+    // One that keeps waiting before its requests, or long in bodies, takes no place of a connection
+    // idle only a moment between two requests; one waiting takes no body's either (decision 0218).
+    const waiting = !trusted && waits.within(group, now) >= caps.headMs;
+    const inBodies = !trusted && ledger.within(group, now) >= caps.headMs;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
         : open >= total &&
             !closeEnded() &&
-            !closeLongestIdle() &&
-            (churning || (!closeStalled() && !closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))
+            !closeLongestIdle(waiting || inBodies ? caps.headMs : 0) &&
+            (churning ||
+              (!closeStalled() &&
+                !closeLongestWaiting() &&
+                (waiting || (!closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))))
           ? 'total'
           : undefined;
     if (refusal) {
@@ -452,7 +518,8 @@ export function capConnections(
       read: 0,
       answeredInRead: 0,
       readAtIdle: 0,
-      headSince: Date.now(),
+      headSince: now,
+      accepted: now,
       group: trusted ? undefined : group,
       release: () => {
         if (released) return;

@@ -37,8 +37,8 @@ export class WindowTime {
 }
 
 /**
- * Each address's time in one state over the window (request bodies), across all its connections,
- * closed ones included
+ * Each address's time in one state over the window (request bodies, decision 0215; waiting for a
+ * first request, decision 0218), across all its connections, closed ones included
  * (docs/decisions/0215-time-in-bodies-judged-per-address.md): reconnecting does not reset it. At
  * most `max` addresses, the one whose latest spell ended longest ago forgotten first; an address
  * whose latest spell has left the window is forgotten as the next one is counted.

@@ -905,6 +905,62 @@ await hostileCase(
   },
 );
 
+/**
+ * Connections from `from` that each wait 0.9 s without a byte, then send a whole GET, and are closed
+ * by their client once answered and opened again at once, as the eleventh attack's N8: never a
+ * second old, never a body, never idle.
+ */
+function waitingRenewers(t: Test) {
+  let attacking = true;
+  const attackers = new Set<Socket>();
+  const made = new Map<string, number>();
+  /** Resolves once its first connection is open. */
+  const attack = async (from: string): Promise<void> => {
+    if (!attacking) return;
+    const socket = await open(t, port, from);
+    attackers.add(socket);
+    made.set(from, (made.get(from) ?? 0) + 1);
+    const timer = setTimeout(() => {
+      if (!socket.destroyed) socket.write(`GET /healthcheck HTTP/1.1\r\nHost: ${HOST}\r\n\r\n`);
+    }, 900);
+    // Answered, or cut by the server (a half-open client sees only the end): gone, and back at once.
+    socket.once('data', () => socket.destroy());
+    socket.once('end', () => socket.destroy());
+    socket.resume();
+    socket.once('close', () => {
+      clearTimeout(timer);
+      attackers.delete(socket);
+      void attack(from);
+    });
+  };
+  const stop = async () => {
+    attacking = false;
+    await letGo(attackers);
+  };
+  return { attack, made: (from: string) => made.get(from) ?? 0, stop };
+}
+
+await hostileCase(
+  t,
+  server,
+  "103. one connection per address at a time, each waiting 0.9 s silent before a whole GET and renewed once answered, from more addresses than places: a browser sending five slow GraphQL POSTs in a row on one connection (2 KB at 2 KB/s each) gets five answers, a visitor's pages too: the connections waiting give way, not the bodies",
+  async (t) => {
+    const { attack, made, stop } = waitingRenewers(t);
+    const from = await holdEveryPlace(110, attack);
+    // Each address has waited a second and more before its requests, on connections of its own.
+    await until(() => from.every((address) => made(address) >= 3), {
+      what: 'every attacker to have renewed its connection twice',
+      timeout: 10_000,
+    });
+    // 24 more knock again and again, so every place a renewal frees is taken (N8 ran 560 on 520).
+    await Promise.all(Array.from({ length: 24 }, (_, a) => attack(`127.0.112.${a + 1}`)));
+    const [statuses, pages] = await Promise.all([slowPosts(t, '127.0.115.251', 5), visitorPages('127.0.115.250')]);
+    await stop();
+    everyAnswered(t, statuses, 'five slow POSTs on one connection', 5);
+    everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+  },
+);
+
 await hostileCase(t, server, 'finding 8: behind a trusted proxy each visitor gets its own socket cap', async (t) => {
   const sockets: WebSocket[] = [];
   t.teardown(() => {
