@@ -3,7 +3,8 @@ import { useEffect, useRef } from 'react';
 export interface ParallaxProps {
   headline: string;
   text?: string;
-  image: { url: string; alt: string; width: number; height: number };
+  /** `srcSet` and `sizes` when the image has variants (a photograph through the image route). */
+  image: { url: string; alt: string; width: number; height: number; srcSet?: string; sizes?: string };
 }
 
 /** How far the image drifts, as a fraction of the distance scrolled past the banner. */
@@ -44,6 +45,8 @@ export default function Parallax({ headline, text, image }: ParallaxProps) {
         ref={picture}
         className="parallax-image"
         src={image.url}
+        srcSet={image.srcSet}
+        sizes={image.srcSet ? image.sizes : undefined}
         alt={image.alt}
         width={image.width}
         height={image.height}
