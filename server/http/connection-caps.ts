@@ -303,13 +303,14 @@ export function capConnections(
    * holding the most first, then the address longest in bodies, then the connection. A visitor's body
    * is a few KB, sent within the second (docs/decisions/0210-bodies-past-their-first-second-give-way.md),
    * its bodies milliseconds each (decision 0214); reconnecting does not reset an address's time
-   * (decision 0215). Never for a newcomer whose address (`group`) holds such a body itself: a slow
-   * sender does not push out another. False when there is none.
+   * (decision 0215). Never for a newcomer whose address (`group`; none for a trusted proxy) holds such
+   * a body itself: a slow sender does not push out another. False when there is none.
    */
-  const closeLongestBody = (group: string): boolean => {
+  const closeLongestBody = (group: string | undefined): boolean => {
     const now = Date.now();
-    for (const socket of byAddress.get(group) ?? [])
-      if (timeInBodies(held.get(socket), group, now) !== undefined) return false;
+    if (group !== undefined)
+      for (const socket of byAddress.get(group) ?? [])
+        if (timeInBodies(held.get(socket), group, now) !== undefined) return false;
     let chosen: Socket | undefined;
     let best = { count: 0, address: 0, own: 0 };
     for (const [other, mine] of byAddress) {
@@ -401,6 +402,28 @@ export function capConnections(
     return false;
   };
 
+  /**
+   * At the total cap: closes the connection a newcomer from `group` (none: a trusted proxy), whose
+   * address holds `holding`, takes the place of; false when none gives way.
+   */
+  const makeRoom = (group: string | undefined, holding: number, now: number): boolean => {
+    // An address that keeps abandoning requests takes only places nobody is using: its renewals are
+    // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
+    const churning = group !== undefined && abandonedHeads(group, now) >= ABANDONED_HEADS_CHURN;
+    // One that keeps waiting before its requests, or long in bodies, takes no place of a connection
+    // idle only a moment between two requests; one waiting takes no body's either (decision 0218).
+    const waiting = group !== undefined && waits.within(group, now) >= caps.headMs;
+    const inBodies = group !== undefined && ledger.within(group, now) >= caps.headMs;
+    return (
+      closeEnded() ||
+      closeLongestIdle(waiting || inBodies ? caps.headMs : 0) ||
+      (!churning &&
+        (closeStalled() ||
+          closeLongestWaiting() ||
+          (!waiting && (closeLongestBody(group) || closeOldestIncomplete(holding + 1)))))
+    );
+  };
+
   /** Counts a request on its connection; false when it is one past the bound and the connection is closed. */
   const admitRequest = (request: IncomingMessage, response: ServerResponse): boolean => {
     const socket = request.socket;
@@ -478,24 +501,11 @@ export function capConnections(
     const group = addressGroup(address);
     const fromAddress = perAddress.get(group) ?? 0;
     const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
-    // An address that keeps abandoning requests takes only places nobody is using: its renewals are
-    // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
     const now = Date.now();
-    const churning = !trusted && abandonedHeads(group, now) >= ABANDONED_HEADS_CHURN;
-    // One that keeps waiting before its requests, or long in bodies, takes no place of a connection
-    // idle only a moment between two requests; one waiting takes no body's either (decision 0218).
-    const waiting = !trusted && waits.within(group, now) >= caps.headMs;
-    const inBodies = !trusted && ledger.within(group, now) >= caps.headMs;
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
-        : open >= total &&
-            !closeEnded() &&
-            !closeLongestIdle(waiting || inBodies ? caps.headMs : 0) &&
-            (churning ||
-              (!closeStalled() &&
-                !closeLongestWaiting() &&
-                (waiting || (!closeLongestBody(group) && !closeOldestIncomplete(fromAddress + 1)))))
+        : open >= total && !makeRoom(trusted ? undefined : group, fromAddress, now)
           ? 'total'
           : undefined;
     if (refusal) {
