@@ -446,15 +446,15 @@ function bodyOnItsOwnConnection(port: number, from: string): Promise<void> {
 }
 
 /**
- * A GET from `from` sent 0.4 s after its connection opened, on a connection its client closes once
- * answered, as the eleventh attack's N8 did (0.9 s): resolves once it is closed.
+ * A GET from `from` sent `ms` (0.4 s) after its connection opened, on a connection its client closes
+ * once answered, as the eleventh attack's N8 did (0.9 s): resolves once it is closed.
  */
-function requestAfterWaiting(port: number, from: string): Promise<void> {
+function requestAfterWaiting(port: number, from: string, ms = 400): Promise<void> {
   const socket = connect({ port, host: '127.0.0.1', localAddress: from });
   socket.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
   socket.once('connect', () => {
-    timer = setTimeout(() => socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n'), 400);
+    timer = setTimeout(() => socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n'), ms);
   });
   socket.once('data', () => socket.end());
   socket.resume();
@@ -529,6 +529,8 @@ const atTheCap: {
    * answered, just before it held its connections (the eleventh attack's N8).
    */
   waited?: number[];
+  /** How long each of `waited` waits before its request: 400 ms unless given. */
+  waitedMs?: number;
   newcomer: { from: string; connections: number };
   served: number;
   /** Which held connections are closed to make room: [address index, connection index]. */
@@ -729,6 +731,18 @@ const atTheCap: {
     cut: [[0, 0]],
   },
   {
+    name: 'waits too short to hold a place do not count, however many: a busy server reads late, and the body of an address long in bodies gives way',
+    held: [['upload'], ['silent']],
+    aged: false,
+    headMs: STALLED_HEAD_MS,
+    closedBodies: [3],
+    waited: [0, 25],
+    waitedMs: 60,
+    newcomer: { from: '127.0.9.100', connections: 1 },
+    served: 1,
+    cut: [[0, 0]],
+  },
+  {
     name: "a newcomer from an address that waited a second before its requests takes no body's place",
     held: [['upload'], ['upload']],
     aged: false,
@@ -870,7 +884,7 @@ for (const row of atTheCap)
     for (const [a, n] of (row.closedBodies ?? []).entries())
       for (let i = 0; i < n; i++) await bodyOnItsOwnConnection(port, `127.0.9.${a + 1}`);
     for (const [a, n] of (row.waited ?? []).entries())
-      for (let i = 0; i < n; i++) await requestAfterWaiting(port, `127.0.9.${a + 1}`);
+      for (let i = 0; i < n; i++) await requestAfterWaiting(port, `127.0.9.${a + 1}`, row.waitedMs);
     await until(async () => (await open()) === '0', { what: 'the abandoned heads to be let go of' });
     // One after another, so the order they were admitted in is the order here.
     const held: Socket[][] = [];
@@ -909,6 +923,34 @@ for (const row of atTheCap)
     const idleClosed = /vitrine_connections_idle_closed_total (\d+)/.exec((await metrics.text()).body)?.[1];
     t.equal(Number(idleClosed ?? 0), idle, `${idle} counted as idle`);
   });
+
+t.test(
+  "at the cap, the machine's own probes never count as waiting: their waits, however long, make no connection of theirs give way",
+  async (t) => {
+    const metrics = new Metrics();
+    const app = await demoServer({
+      connections: { total: 2, perAddress: 2, reserved: 0, bodyBytesPerSecond: BODY_RATE, headMs: STALLED_HEAD_MS },
+      metrics,
+    });
+    const port = await listening(t, app);
+    let requests = 0;
+    app.server.on('request', () => requests++);
+    // A probe slowed by a busy loop, three times 0.4 s: over a second, as N11 of the twelfth attack made it.
+    for (let i = 0; i < 3; i++) await requestAfterWaiting(port, '127.0.0.1');
+    for (let i = 0; i < 3; i++) await bodyOnItsOwnConnection(port, '127.0.9.1');
+    const upload = await holding(t, port, '127.0.9.1', 'upload');
+    const probe = await holding(t, port, '127.0.0.1', 'silent');
+    await until(() => requests >= 7, { what: "the upload's head to be received" });
+    let accepted = 0;
+    app.server.on('connection', (socket: Socket) => {
+      if (socket.remoteAddress === '127.0.9.100') accepted++;
+    });
+    const statuses = await burst(port, '127.0.9.100', 1, () => until(() => accepted >= 1, { what: 'the newcomer' }));
+    t.same(statuses, [200], 'the newcomer is served');
+    await closed(upload);
+    t.notOk(probe.destroyed || probe.readableEnded, "the probe's connection keeps its place; the long body gave way");
+  },
+);
 
 t.test('a client that trickles its headers is cut at headersTimeout, not at the next 30 s check', async (t) => {
   const app = await demoServer({ timeouts: { requestMs: 500 } });
@@ -1005,6 +1047,22 @@ t.test('the reserved places are for this machine itself: the probe gets in when 
   t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
   t.equal(await status(port, '127.0.0.1'), 200, 'the probe from 127.0.0.1 is served');
 });
+
+t.test(
+  "a probe's kept-alive connection never gives its place to another address: the reserve stays the probes'",
+  async (t) => {
+    const app = await demoServer({ connections: { total: 12, perAddress: 4, reserved: 2 } });
+    const port = await listening(t, app);
+    // Answered and kept alive: idle, as a probe's connection is between its answer and its client's close.
+    const probe = await keptAlive(t, port, '127.0.0.1');
+    await Promise.all(Array.from({ length: 10 }, (_, i) => quiet(t, port, `127.0.1.${i + 1}`)));
+    // Before: the newcomer took the probe's idle place, one place of the reserve each time, until a
+    // probe found all twelve held (the twelfth attack's N11: 52–66 of 100 local health checks reset).
+    t.equal(await status(port, '127.0.0.6'), 0, 'past total minus the reserve, another address is closed unanswered');
+    t.notOk(probe.destroyed || probe.readableEnded, "the probe's idle connection keeps its place");
+    t.equal(await status(port, '127.0.0.1'), 200, 'another probe is served');
+  },
+);
 
 t.test('sockets get a quarter of the connection cap by default, and never more than half', async (t) => {
   t.equal(socketCap(connectionCaps({ total: 512 })), 128, 'a quarter');

@@ -73,6 +73,13 @@ const ABANDONED_HEADS_MS = 30_000;
 const LEDGER_ADDRESSES_PER_PLACE = 2;
 
 /**
+ * The shortest wait before a first request that counts to its address (decision 0218): a shorter
+ * one is as likely the server's own delay in reading a busy loop's sockets as the client's silence,
+ * and an address whose connections each wait less holds no place for long.
+ */
+const WAIT_COUNTED_MS = 100;
+
+/**
  * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
  * or its answer is, whichever comes first: once, to its connection and to its address (none for a
  * trusted proxy's). A body cut short is not counted: its address has abandoned a request (0210).
@@ -118,6 +125,12 @@ interface Held {
   headSince: number;
   /** When it connected: until its first request, the time it has waited for one (decision 0218). */
   accepted: number;
+  /**
+   * From this machine itself (a health probe): its waits and abandoned heads are never counted, and
+   * its place, one of the reserve, goes to nobody but another probe, and only when it is idle or
+   * ended (decision 0220).
+   */
+  probe: boolean;
   /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
   release(): void;
 }
@@ -184,24 +197,31 @@ export function capConnections(
   const ended = new Set<Socket>();
   let open = 0;
 
-  /** Closes the connection the server ended longest ago; false when there is none. */
-  const closeEnded = (): boolean => {
-    const [socket] = ended;
-    if (!socket) return false;
-    held.get(socket)?.release();
-    socket.destroy();
-    options.onIdleClosed?.();
-    return true;
+  /**
+   * Closes the connection the server ended longest ago, a probe's only for a probe (`probes`): a
+   * place of the reserve never goes to another newcomer; false when there is none.
+   */
+  const closeEnded = (probes: boolean): boolean => {
+    for (const socket of ended) {
+      const state = held.get(socket);
+      if (state?.probe && !probes) continue;
+      state?.release();
+      socket.destroy();
+      options.onIdleClosed?.();
+      return true;
+    }
+    return false;
   };
 
   /**
    * Closes the longest-idle connection that has begun nothing since, when it has been idle `atLeast`
-   * ms; false when there is none.
+   * ms, a probe's only for a probe (`probes`); false when there is none.
    */
-  const closeLongestIdle = (atLeast = 0): boolean => {
+  const closeLongestIdle = (probes: boolean, atLeast = 0): boolean => {
     const now = Date.now();
     for (const socket of idle) {
       const state = held.get(socket);
+      if (state?.probe && !probes) continue;
       if (state && now - state.headSince < atLeast) return false;
       idle.delete(socket);
       // Bytes since its last answer: a request has begun (the parser has them, no event yet).
@@ -344,7 +364,7 @@ export function capConnections(
     group: string,
     now: number,
   ): { address: number; own: number } | undefined => {
-    if (!state || state.upgraded || state.last) return undefined;
+    if (!state || state.upgraded || state.last || state.probe) return undefined;
     const own = now - state.accepted;
     const address = waits.within(group, now) + own;
     return address >= caps.headMs ? { address, own } : undefined;
@@ -404,9 +424,10 @@ export function capConnections(
 
   /**
    * At the total cap: closes the connection a newcomer from `group` (none: a trusted proxy), whose
-   * address holds `holding`, takes the place of; false when none gives way.
+   * address holds `holding`, takes the place of (a `probe` of this machine's may take a probe's);
+   * false when none gives way.
    */
-  const makeRoom = (group: string | undefined, holding: number, now: number): boolean => {
+  const makeRoom = (group: string | undefined, holding: number, now: number, probe: boolean): boolean => {
     // An address that keeps abandoning requests takes only places nobody is using: its renewals are
     // closed at the door, unparsed, rather than each cutting another connection (decision 0210).
     const churning = group !== undefined && abandonedHeads(group, now) >= ABANDONED_HEADS_CHURN;
@@ -415,8 +436,8 @@ export function capConnections(
     const waiting = group !== undefined && waits.within(group, now) >= caps.headMs;
     const inBodies = group !== undefined && ledger.within(group, now) >= caps.headMs;
     return (
-      closeEnded() ||
-      closeLongestIdle(waiting || inBodies ? caps.headMs : 0) ||
+      closeEnded(probe) ||
+      closeLongestIdle(probe, waiting || inBodies ? caps.headMs : 0) ||
       (!churning &&
         (closeStalled() ||
           closeLongestWaiting() ||
@@ -448,7 +469,9 @@ export function capConnections(
     const bodied = 'transfer-encoding' in request.headers || Number(request.headers['content-length'] ?? 0) > 0;
     const countBody = bodied ? bodyCounter(state, since, ledger) : undefined;
     // Its first request: the time it waited for it counts to its address (decision 0218).
-    if (!state.last && state.group !== undefined) waits.add(state.group, since - state.accepted, since);
+    const wait = since - state.accepted;
+    if (!state.last && state.group !== undefined && !state.probe && wait >= WAIT_COUNTED_MS)
+      waits.add(state.group, wait, since);
     state.requests++;
     state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
@@ -500,12 +523,13 @@ export function capConnections(
     // Counted by its group: an IPv6 address by its /64, as the socket cap counts it.
     const group = addressGroup(address);
     const fromAddress = perAddress.get(group) ?? 0;
-    const total = PROBE_PEERS.has(address) ? caps.total : caps.total - caps.reserved;
+    const probe = PROBE_PEERS.has(address);
+    const total = probe ? caps.total : caps.total - caps.reserved;
     const now = Date.now();
     const refusal: ConnectionRefusal | undefined =
       !trusted && fromAddress >= caps.perAddress
         ? 'per_address'
-        : open >= total && !makeRoom(trusted ? undefined : group, fromAddress, now)
+        : open >= total && !makeRoom(trusted ? undefined : group, fromAddress, now, probe)
           ? 'total'
           : undefined;
     if (refusal) {
@@ -513,8 +537,10 @@ export function capConnections(
       return socket.destroy();
     }
     open++;
-    if (!trusted) {
-      perAddress.set(group, fromAddress + 1);
+    if (!trusted) perAddress.set(group, fromAddress + 1);
+    // A probe's connection is in no class that gives way (decision 0220): its place is one of the
+    // reserve, and the rules below would hand it to whoever needs room, one place at a time.
+    if (!trusted && !probe) {
       const mine = byAddress.get(group) ?? new Set<Socket>();
       byAddress.set(group, mine.add(socket));
     }
@@ -530,6 +556,7 @@ export function capConnections(
       readAtIdle: 0,
       headSince: now,
       accepted: now,
+      probe,
       group: trusted ? undefined : group,
       release: () => {
         if (released) return;
@@ -544,7 +571,7 @@ export function capConnections(
         const last = state.last;
         const head = state.requests === 0 && (!last || socket.bytesRead > state.readAtIdle);
         const body = state.requests > 0 && last && !last.request.complete && !last.response.headersSent;
-        if (!state.upgraded && (head || body)) noteAbandoned(group, Date.now());
+        if (!state.upgraded && !probe && (head || body)) noteAbandoned(group, Date.now());
         const left = (perAddress.get(group) ?? 1) - 1;
         const mine = byAddress.get(group);
         mine?.delete(socket);

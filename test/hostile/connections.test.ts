@@ -13,6 +13,7 @@ import {
   open,
   request,
   upgradeHeaders,
+  VISITOR,
   worstHealthMs,
 } from './attack.ts';
 import { startProductionServer } from './production-server.ts';
@@ -958,6 +959,76 @@ await hostileCase(
     await stop();
     everyAnswered(t, statuses, 'five slow POSTs on one connection', 5);
     everyAnswered(t, pages, `${pages.length} page requests, each on a new connection`);
+  },
+);
+
+/**
+ * `slots` connections that never send a byte, each opened again, from the next of 12,000 addresses,
+ * as soon as the server closes it (cut to make room, refused at the door, or at its first-byte
+ * deadline), as the twelfth attack's N11: no address is ever seen often enough to churn.
+ */
+function neverSenders(t: Test, slots: number) {
+  let attacking = true;
+  const attackers = new Set<Socket>();
+  let next = 0;
+  const address = () => {
+    const i = next++ % 12_000;
+    return `127.${130 + Math.floor(i / 250 / 250)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+  };
+  const slot = async (): Promise<void> => {
+    if (!attacking) return;
+    const socket = await open(t, port, address());
+    attackers.add(socket);
+    // Closed by the server (a half-open client sees only the end): gone, and back at once.
+    socket.once('end', () => socket.destroy());
+    socket.resume();
+    socket.once('close', () => {
+      attackers.delete(socket);
+      void slot();
+    });
+  };
+  for (let i = 0; i < slots; i++) void slot();
+  return {
+    stop: async () => {
+      attacking = false;
+      await letGo(attackers);
+    },
+  };
+}
+
+/** A `/healthcheck` from this machine on a kept-alive connection its client closes 5 ms after the answer: the status (0: none). */
+async function keptAliveProbe(t: Test): Promise<number> {
+  const socket = await open(t, port, VISITOR);
+  socket.write('GET /healthcheck HTTP/1.1\r\nHost: localhost\r\n\r\n');
+  return new Promise((resolve) => {
+    socket.once('data', (chunk) => {
+      setTimeout(() => socket.destroy(), 5);
+      resolve(Number(String(chunk).split(' ')[1] ?? 0) || 0);
+    });
+    socket.once('close', () => resolve(0));
+    socket.once('end', () => socket.destroy());
+  });
+}
+
+await hostileCase(
+  t,
+  server,
+  "104. connections that never send a byte, each opened again from the next of 12,000 addresses whenever the server closes it, more than places: the machine's own health probes are answered every time (a visitor's pages are not: the twelfth attack's N11, open)",
+  async (t) => {
+    const refused = await server.metric('vitrine_connections_refused_total{reason="total"}');
+    // 24 more than places: every place a cut frees is taken at once, and each probe's place, once its
+    // answer was sent, was taken too (N11: 52–66 of 100 local health checks reset).
+    const { stop } = neverSenders(t, 408);
+    await until(
+      async () => (await server.metric('vitrine_connections_refused_total{reason="total"}')) - refused >= 2_000,
+      { what: 'two thousand newcomers closed at the full cap', timeout: 30_000, every: 100 },
+    );
+    // More probes than the reserve has places, one after another, each on a connection of its own
+    // kept alive and closed by the probe a moment after its answer, as curl and orchestrators do.
+    const probes = [];
+    for (let i = 0; i < 60; i++) probes.push(await keptAliveProbe(t));
+    await stop();
+    everyAnswered(t, probes, `${probes.length} health probes from this machine`);
   },
 );
 
