@@ -234,6 +234,15 @@ export function capConnections(
     return false;
   };
 
+  /** Closes `socket`, an admitted connection that has not finished sending its request, to make room; false when there is none. */
+  const cutIncomplete = (socket: Socket | undefined): boolean => {
+    if (!socket) return false;
+    held.get(socket)?.release();
+    socket.destroy();
+    options.onCut?.('incomplete');
+    return true;
+  };
+
   // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
   const abandoned = new Map<string, number[]>();
   let sweptAt = Date.now();
@@ -291,11 +300,7 @@ export function capConnections(
           break;
         }
     }
-    if (!chosen) return false;
-    held.get(chosen)?.release();
-    chosen.destroy();
-    options.onCut?.('incomplete');
-    return true;
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -346,11 +351,7 @@ export function capConnections(
         }
       }
     }
-    if (!chosen) return false;
-    held.get(chosen)?.release();
-    chosen.destroy();
-    options.onCut?.('incomplete');
-    return true;
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -364,7 +365,7 @@ export function capConnections(
     group: string,
     now: number,
   ): { address: number; own: number } | undefined => {
-    if (!state || state.upgraded || state.last || state.probe) return undefined;
+    if (!state || state.upgraded || state.last) return undefined;
     const own = now - state.accepted;
     const address = waits.within(group, now) + own;
     return address >= caps.headMs ? { address, own } : undefined;
@@ -388,11 +389,7 @@ export function capConnections(
           best = time;
         }
       }
-    if (!chosen) return false;
-    held.get(chosen)?.release();
-    chosen.destroy();
-    options.onCut?.('incomplete');
-    return true;
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -414,10 +411,7 @@ export function capConnections(
       const last = state?.last;
       if (!state || state.upgraded) continue;
       if (state.requests > 0 && (last?.request.complete || last?.response.headersSent)) continue;
-      state.release();
-      socket.destroy();
-      options.onCut?.('incomplete');
-      return true;
+      return cutIncomplete(socket);
     }
     return false;
   };
