@@ -126,3 +126,134 @@ t.test(
     for (const { id } of answers) t.not(id, 'forged-request-id', 'the request id is the balancer’s');
   },
 );
+
+/**
+ * A backend that records each request (not the balancer's health checks) with when its head and its
+ * body were whole, and the balancer in front of it once it forwards.
+ */
+async function recordedBalancer(t: Test) {
+  const seen: { url: string; headAt: number; bodyAt: number; body: string }[] = [];
+  const backend = createServer((request, response) => {
+    if (request.url === '/readyz') return response.end('ok');
+    const entry = { url: request.url ?? '', headAt: Date.now(), bodyAt: 0, body: '' };
+    seen.push(entry);
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      entry.body += chunk;
+    });
+    request.on('end', () => {
+      entry.bodyAt = Date.now();
+      response.end('ok');
+    });
+  });
+  backend.listen(0, '127.0.0.1');
+  t.teardown(() => backend.close());
+  await once(backend, 'listening');
+  const port = await shippedBalancer(t, (backend.address() as AddressInfo).port);
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/up`).catch(() => null))?.status === 200, {
+    timeout: 20_000,
+    every: 50,
+    what: 'the balancer forwards',
+  });
+  return { port, seen };
+}
+
+/** Sends `parts` to the balancer `gapMs` apart, as a client on a slow link; resolves with what came back and when it closed. */
+function trickle(port: number, parts: string[], gapMs: number) {
+  return new Promise<{ answer: string; lastSentAt: number }>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    let lastSentAt = 0;
+    let next = 0;
+    const send = () => {
+      if (socket.destroyed || next >= parts.length) return;
+      socket.write(parts[next++] as string);
+      lastSentAt = Date.now();
+      if (next < parts.length) pacing = setTimeout(send, gapMs);
+    };
+    let pacing = setTimeout(send, 0);
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(pacing);
+      resolve({ answer, lastSentAt });
+    });
+  });
+}
+
+t.test('the balancer holds slow and many clients itself: no instance spends a connection on them', async (t) => {
+  if (!needs(t, [HAPROXY])) return;
+  const { port, seen } = await recordedBalancer(t);
+
+  await t.test('a request head trickled past 10 s is answered 408 by the balancer, never forwarded', async (t) => {
+    const lines = ['GET /trickled HTTP/1.1\r\n', 'Host: www.halden.co.uk\r\n'];
+    for (let i = 0; i < 16; i++) lines.push(`X-Slow-${i}: 1\r\n`);
+    const { answer } = await trickle(port, [...lines, '\r\n'], 750);
+    t.match(answer, /^HTTP\/1\.[01] 408 /, 'the balancer itself says the request took too long');
+    t.notOk(
+      seen.some((entry) => entry.url === '/trickled'),
+      'the instance never saw the request',
+    );
+  });
+
+  await t.test('a body sent slowly reaches the instance whole, only after its last byte', async (t) => {
+    const body = 'x'.repeat(2_000);
+    const pieces = Array.from({ length: 8 }, (_, i) => body.slice(i * 250, (i + 1) * 250));
+    const { answer, lastSentAt } = await trickle(
+      port,
+      [
+        `POST /slow-body HTTP/1.1\r\nHost: www.halden.co.uk\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        ...pieces,
+      ],
+      250,
+    );
+    t.match(answer, /^HTTP\/1\.[01] 200 /, 'answered once whole');
+    const entry = seen.find((e) => e.url === '/slow-body');
+    t.equal(entry?.body, body, 'the instance received the whole body');
+    t.ok(
+      entry && entry.headAt >= lastSentAt,
+      'the instance saw the request only after the client had sent its last byte',
+    );
+  });
+
+  await t.test('one address holds at most 100 connections at the balancer; the next is refused unread', async (t) => {
+    const held = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        await once(socket, 'connect');
+        return socket;
+      }),
+    );
+    t.teardown(() => {
+      for (const socket of held) socket.destroy();
+    });
+    // The 100 are counted once the balancer has accepted them: a request on the 101st is refused then.
+    const outcome = await until(
+      () =>
+        new Promise<string>((resolve) => {
+          const socket = connect(port, '127.0.0.1');
+          let data = '';
+          socket.on('data', (chunk) => {
+            data += chunk.toString();
+          });
+          socket.on('error', () => resolve('refused'));
+          socket.on('close', () => resolve(data === '' ? 'refused' : 'answered'));
+          socket.write('GET /extra HTTP/1.1\r\nHost: www.halden.co.uk\r\nConnection: close\r\n\r\n');
+        }).then((result) => (result === 'refused' ? result : undefined)),
+      { timeout: 5_000, every: 50, what: 'the 101st connection refused' },
+    );
+    t.equal(outcome, 'refused', 'closed without an answer');
+    for (const socket of held) socket.destroy();
+    await until(
+      () =>
+        fetch(`http://127.0.0.1:${port}/after`)
+          .then((res) => res.status === 200)
+          .catch(() => false),
+      { timeout: 5_000, every: 50, what: 'the address served again once its connections closed' },
+    );
+    t.pass('served again once its connections closed');
+  });
+});
