@@ -143,6 +143,8 @@ async function recordedBalancer(t: Test) {
     });
     request.on('end', () => {
       entry.bodyAt = Date.now();
+      // What an instance says of its own keep-alive (server/main.ts keeps an idle client 72 s).
+      response.setHeader('keep-alive', 'timeout=72');
       response.end('ok');
     });
   });
@@ -218,9 +220,52 @@ t.test('the balancer holds slow and many clients itself: no instance spends a co
     );
   });
 
-  await t.test('one address holds at most 100 connections at the balancer; the next is refused unread', async (t) => {
+  await t.test(
+    'a body larger than the balancer holds is refused there, outside the routes that take one',
+    async (t) => {
+      const head = (path: string, length: number) =>
+        `POST ${path} HTTP/1.1\r\nHost: www.halden.co.uk\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+      // 17 KB at once, then the rest slowly: the balancer's buffer is full, the body far from whole.
+      const slow = (path: string) => trickle(port, [head(path, 20_000), 'x'.repeat(17_000), 'x', 'x'], 1_000);
+      const { answer } = await slow('/graphql');
+      t.match(answer, /^HTTP\/1\.[01] 413 /, 'the balancer refuses it 413');
+      t.notOk(
+        seen.some((entry) => entry.url === '/graphql'),
+        'the instance never saw it',
+      );
+      const chunked = await trickle(
+        port,
+        [
+          'POST /graphql HTTP/1.1\r\nHost: www.halden.co.uk\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+          '5\r\nhello\r\n',
+          '0\r\n\r\n',
+        ],
+        200,
+      );
+      t.match(chunked.answer, /^HTTP\/1\.[01] 411 /, 'a chunked body is refused 411 (browsers send a length)');
+      t.notOk(
+        seen.some((entry) => entry.url === '/graphql'),
+        'nor that one',
+      );
+      const draft = await trickle(port, [head('/cs/api/x/_drafts/y', 20_000), 'x'.repeat(20_000)], 0);
+      t.match(draft.answer, /^HTTP\/1\.[01] 200 /, 'a draft of 20 KB still reaches its route');
+      t.equal(seen.find((entry) => entry.url === '/cs/api/x/_drafts/y')?.body.length, 20_000, 'whole');
+    },
+  );
+
+  await t.test(
+    "the instances' keep-alive hint does not reach the client, whose idle connection the balancer closes after 5 s",
+    async (t) => {
+      const res = await fetch(`http://127.0.0.1:${port}/hint`);
+      await res.text();
+      t.equal(res.status, 200);
+      t.equal(res.headers.get('keep-alive'), null, 'no Keep-Alive: timeout=… from an instance');
+    },
+  );
+
+  await t.test('one address holds at most 256 connections at the balancer; the next is refused unread', async (t) => {
     const held = await Promise.all(
-      Array.from({ length: 100 }, async () => {
+      Array.from({ length: 256 }, async () => {
         const socket = connect(port, '127.0.0.1');
         socket.on('error', () => {});
         await once(socket, 'connect');
@@ -230,7 +275,7 @@ t.test('the balancer holds slow and many clients itself: no instance spends a co
     t.teardown(() => {
       for (const socket of held) socket.destroy();
     });
-    // The 100 are counted once the balancer has accepted them: a request on the 101st is refused then.
+    // The 256 are counted once the balancer has accepted them: a request on the 257th is refused then.
     const outcome = await until(
       () =>
         new Promise<string>((resolve) => {
@@ -243,7 +288,7 @@ t.test('the balancer holds slow and many clients itself: no instance spends a co
           socket.on('close', () => resolve(data === '' ? 'refused' : 'answered'));
           socket.write('GET /extra HTTP/1.1\r\nHost: www.halden.co.uk\r\nConnection: close\r\n\r\n');
         }).then((result) => (result === 'refused' ? result : undefined)),
-      { timeout: 5_000, every: 50, what: 'the 101st connection refused' },
+      { timeout: 5_000, every: 50, what: 'the 257th connection refused' },
     );
     t.equal(outcome, 'refused', 'closed without an answer');
     for (const socket of held) socket.destroy();
