@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { demoServer } from '../../test/helpers.ts';
@@ -1097,5 +1098,76 @@ t.test(
       0,
       'the connections mid-request are all still open',
     );
+  },
+);
+
+t.test(
+  "a probe over its address's cap takes the place of that address's idle connection: a local client holding the cap shuts out no health check",
+  async (t) => {
+    const app = await demoServer({ connections: { total: 12, perAddress: 3, reserved: 2 } });
+    const port = await listening(t, app);
+    // The fourteenth attack's first finding: 50 kept-alive connections from 127.0.0.1 at its cap of
+    // 50, and every health check from 127.0.0.1 was refused as over its address's cap (0 of 74).
+    const hog = await Promise.all(Array.from({ length: 3 }, () => keptAlive(t, port, '127.0.0.1')));
+    t.equal(await status(port, '127.0.0.1'), 200, 'the probe is served');
+    t.equal(hog.filter((s) => s.destroyed || s.readableEnded).length, 1, 'one idle connection of its own gave way');
+    t.equal(await status(port, '127.0.0.2'), 200, 'another address is served');
+  },
+);
+
+/** A 32 MB answer: more than loopback's kernel buffers hold, so a client that reads none leaves bytes queued. */
+const LARGE_ANSWER = Buffer.alloc(32 * 1024 * 1024, 'x');
+
+/** A connection from `from` asking for `path`; resolves once its answer has begun to come. */
+function asking(t: Test, port: number, from: string, path: string): Promise<Socket> {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  t.teardown(() => socket.destroy());
+  return new Promise((resolve) => {
+    // A 'readable' listener reads the stream's buffer's worth and then no more until read.
+    socket.once('readable', () => resolve(socket));
+    socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+  });
+}
+
+t.test(
+  'at the cap, an answer whose client reads none of it for a second gives way; one its server streams slowly keeps its place',
+  async (t) => {
+    const app = await demoServer({ connections: { total: 2, perAddress: 1, reserved: 0 } });
+    app.get('/large-answer', (_request, reply) => reply.type('application/octet-stream').send(LARGE_ANSWER));
+    // An answer the server writes a little at a time, as a page waiting on a slow part does.
+    app.get('/slow-stream', (_request, reply) => {
+      let sent = 0;
+      const body = new Readable({ read() {} });
+      const more = setInterval(() => {
+        body.push('.'.repeat(1024));
+        if (++sent === 30) {
+          clearInterval(more);
+          body.push(null);
+        }
+      }, 100);
+      return reply.type('text/plain').send(body);
+    });
+    const port = await listening(t, app);
+    // The fourteenth attack's second finding: 390 connections from 10 addresses each asking for a
+    // 211 KB script and reading nothing held every place, visitors 0 of 179 over 90 s; no rule could
+    // cut a connection whose answer had begun.
+    const streaming = await asking(t, port, '127.0.0.2', '/slow-stream');
+    let streamed = '';
+    streaming.on('data', (chunk) => {
+      streamed += chunk;
+    });
+    const stuck = await asking(t, port, '127.0.0.3', '/large-answer');
+    t.equal(await status(port, '127.0.0.4'), 0, 'a newcomer is refused while the stuck answer is young');
+    await until(async () => (await status(port, '127.0.0.4')) === 200, {
+      timeout: 10_000,
+      every: 100,
+      what: 'a newcomer served once the stuck reader has read nothing for a second',
+    });
+    // Cut, it ends once read; kept, it would end only at the keep-alive timeout, past the test's own.
+    await closed(stuck);
+    t.pass('the reader that read nothing gave way');
+    await until(() => streamed.includes('\r\n0\r\n\r\n'), { timeout: 10_000, what: 'the slow stream to end' });
+    t.notOk(streaming.destroyed, 'the answer its server streamed slowly kept its place to the end');
   },
 );

@@ -80,6 +80,13 @@ const LEDGER_ADDRESSES_PER_PLACE = 2;
 const WAIT_COUNTED_MS = 100;
 
 /**
+ * How long a walk over the held connections that found none to give way stands for the newcomers
+ * after it (decision 0222): a refusal at a full server cost a walk of every connection, 3 ms of CPU
+ * at 10,000 held, so a flood of newcomers pinned the core; now at most one walk per rule this often.
+ */
+const NONE_WALKED_MS = 50;
+
+/**
  * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
  * or its answer is, whichever comes first: once, to its connection and to its address (none for a
  * trusted proxy's). A body cut short is not counted: its address has abandoned a request (0210).
@@ -131,8 +138,24 @@ interface Held {
    * ended (decision 0220).
    */
   probe: boolean;
+  /**
+   * An answer waiting on its client to read: the bytes still queued for the socket when the caps
+   * last looked, and since when that has not changed (decision 0222). Sampled only when the server
+   * is full, so it costs the pages' path nothing.
+   */
+  unread?: { queued: number; since: number };
   /** Gives its place back; once only, whether it closes on its own or is closed to make room. */
   release(): void;
+}
+
+/**
+ * Bytes an answer has queued for its socket and the kernel has not taken: libuv's write queue (what
+ * a write in progress has left) and the stream's own buffer. Both stand still while the client
+ * reads nothing, and move whenever it reads, however slowly.
+ */
+function queuedBytes(socket: Socket): number {
+  const handle = (socket as Socket & { _handle?: { writeQueueSize?: number } })._handle;
+  return (handle?.writeQueueSize ?? 0) + socket.writableLength;
 }
 
 /**
@@ -196,6 +219,9 @@ export function capConnections(
   // wait only for their client to close, so they give way before anyone else (decision 0193).
   const ended = new Set<Socket>();
   let open = 0;
+  // Until when a walk over every held connection found none to give way, per rule (decision 0222):
+  // at a full server each refused newcomer walked them all again, 3 ms of CPU at 10,000 held.
+  const none = { stalled: 0, waiting: 0, bodies: 0 };
 
   /**
    * Closes the connection the server ended longest ago, a probe's only for a probe (`probes`): a
@@ -234,6 +260,20 @@ export function capConnections(
     return false;
   };
 
+  /** Closes the connection of `group` the server ended longest ago, else its longest idle; false when it has neither. */
+  const closeOwnIdle = (group: string): boolean => {
+    for (const waiting of [ended, idle])
+      for (const socket of waiting) {
+        const state = held.get(socket);
+        if (state?.group !== group || (waiting === idle && socket.bytesRead !== state.readAtIdle)) continue;
+        state.release();
+        socket.destroy();
+        options.onIdleClosed?.();
+        return true;
+      }
+    return false;
+  };
+
   /** Closes `socket`, an admitted connection that has not finished sending its request, to make room; false when there is none. */
   const cutIncomplete = (socket: Socket | undefined): boolean => {
     if (!socket) return false;
@@ -241,6 +281,15 @@ export function capConnections(
     socket.destroy();
     options.onCut?.('incomplete');
     return true;
+  };
+
+  /**
+   * Closes what a walk of `rule` chose; when it chose none, the next NONE_WALKED_MS of newcomers skip
+   * that walk. A connection that comes to give way meanwhile does so that much later.
+   */
+  const cutFound = (rule: keyof typeof none, now: number, chosen: Socket | undefined): boolean => {
+    if (!chosen) none[rule] = now + NONE_WALKED_MS;
+    return cutIncomplete(chosen);
   };
 
   // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
@@ -273,11 +322,33 @@ export function capConnections(
     if (state.requests === 0)
       return churning || socket.bytesRead > state.readAtIdle || now - state.headSince >= caps.headMs;
     const last = state.last;
-    if (!last || last.request.complete || last.response.headersSent) return false;
+    if (!last) return false;
+    // Its latest request whole (or answered already): any answer of it, or of one before it in the
+    // pipeline, may be waiting on the client to read.
+    if (last.response.headersSent || last.request.complete) return readerStalled(socket, state, now);
     // Its address keeps closing requests before their body is whole: renewing them within the second.
     if (churning) return true;
     const past = now - last.since - caps.headMs;
     return past > 0 && socket.bytesRead - last.read < (caps.bodyBytesPerSecond * past) / 1_000;
+  };
+
+  /**
+   * Whether an answer begun has waited `headMs` or more for its client to read a byte: bytes queued
+   * for the socket and the same number since (docs/decisions/0222-stalled-readers-give-way.md). A
+   * phone on the slowest link reads some every second; a client that reads nothing holds the place
+   * as a silent head would. Judged from the caps' own looks, when the server is full.
+   */
+  const readerStalled = (socket: Socket, state: Held, now: number): boolean => {
+    const queued = queuedBytes(socket);
+    if (queued === 0) {
+      state.unread = undefined;
+      return false;
+    }
+    if (state.unread?.queued !== queued) {
+      state.unread = { queued, since: now };
+      return false;
+    }
+    return now - state.unread.since >= caps.headMs;
   };
 
   /**
@@ -287,6 +358,7 @@ export function capConnections(
    */
   const closeStalled = (): boolean => {
     const now = Date.now();
+    if (now < none.stalled) return false;
     let chosen: Socket | undefined;
     let best = { churn: -1, count: 0 };
     for (const [group, mine] of byAddress) {
@@ -300,7 +372,7 @@ export function capConnections(
           break;
         }
     }
-    return cutIncomplete(chosen);
+    return cutFound('stalled', now, chosen);
   };
 
   /**
@@ -336,6 +408,7 @@ export function capConnections(
     if (group !== undefined)
       for (const socket of byAddress.get(group) ?? [])
         if (timeInBodies(held.get(socket), group, now) !== undefined) return false;
+    if (now < none.bodies) return false;
     let chosen: Socket | undefined;
     let best = { count: 0, address: 0, own: 0 };
     for (const [other, mine] of byAddress) {
@@ -351,7 +424,7 @@ export function capConnections(
         }
       }
     }
-    return cutIncomplete(chosen);
+    return cutFound('bodies', now, chosen);
   };
 
   /**
@@ -379,6 +452,7 @@ export function capConnections(
    */
   const closeLongestWaiting = (): boolean => {
     const now = Date.now();
+    if (now < none.waiting) return false;
     let chosen: Socket | undefined;
     let best = { address: 0, own: -1 };
     for (const [group, mine] of byAddress)
@@ -389,7 +463,7 @@ export function capConnections(
           best = time;
         }
       }
-    return cutIncomplete(chosen);
+    return cutFound('waiting', now, chosen);
   };
 
   /**
@@ -516,8 +590,11 @@ export function capConnections(
     const trusted = options.isTrustedProxy(address);
     // Counted by its group: an IPv6 address by its /64, as the socket cap counts it.
     const group = addressGroup(address);
-    const fromAddress = perAddress.get(group) ?? 0;
     const probe = PROBE_PEERS.has(address);
+    // A probe over its address's cap takes the place of that address's own connection the server
+    // has ended or that is idle (decision 0222): a local client holding the cap shuts out no probe.
+    if (probe && !trusted && (perAddress.get(group) ?? 0) >= caps.perAddress) closeOwnIdle(group);
+    const fromAddress = perAddress.get(group) ?? 0;
     const total = probe ? caps.total : caps.total - caps.reserved;
     const now = Date.now();
     const refusal: ConnectionRefusal | undefined =
