@@ -35,6 +35,12 @@ const server = await startProductionServer(t, {
 const { port } = server;
 const HOST = `www.halden.co.uk:${port}`;
 
+/** The largest script of the build: the answer a slow reader or a pipeliner asks for most of. */
+function largestScript(): string | undefined {
+  const scripts = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
+  return scripts.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+}
+
 await hostileCase(t, server, 'finding 1: refused upgrades reset by their client do not kill the process', async (t) => {
   const before = await server.metric('vitrine_websocket_upgrades_refused_total{reason="origin"}');
   const refusals = [
@@ -140,8 +146,7 @@ await hostileCase(
   server,
   '77. pipelined requests for the largest asset, never read, are cut at the bound: memory and descriptors stay flat',
   async (t) => {
-    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
-    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const largest = largestScript();
     const cut = await server.metric('vitrine_connections_cut_total{reason="pipelined"}');
     const fds = await server.metric('process_open_fds');
     const peak = server.peakRssBytes();
@@ -175,8 +180,7 @@ await hostileCase(
   server,
   '89. pipelined requests for the largest asset, never read, are answered one at a time: memory bounded, health served',
   async (t) => {
-    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
-    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const largest = largestScript();
     const waited = await server.metric('vitrine_requests_waited_turn_total');
     const fds = await server.metric('process_open_fds');
     const peak = server.peakRssBytes();
@@ -217,8 +221,7 @@ await hostileCase(
   server,
   '94. a burst of pipelined GETs for the largest chunk is answered from memory: no file read per answer',
   async (t) => {
-    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
-    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const largest = largestScript();
     const size = statSync(`dist/client/${largest}`).size;
     const before = bytesRead();
     // H5 scaled down: 20 connections × 4 pipelined GETs (the bound), each read to its end.
@@ -1072,8 +1075,7 @@ await hostileCase(
   server,
   '105. as many slow readers as places, each asking for the largest asset four times and reading nothing: a knocker is let in once they have read nothing for a second, then a visitor is served every time',
   async (t) => {
-    const assets = readdirSync('dist/client').filter((name) => name.endsWith('.js'));
-    const largest = assets.sort((a, b) => statSync(`dist/client/${b}`).size - statSync(`dist/client/${a}`).size)[0];
+    const largest = largestScript();
     const cut = await server.metric('vitrine_connections_cut_total{reason="incomplete"}');
     // The fourteenth attack's second finding: 390 such connections from 10 addresses, renewed every
     // 45 s, and visitors got 0 of 179 over 90 s; one per address here, so no address holds more.
