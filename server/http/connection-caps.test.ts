@@ -1171,3 +1171,21 @@ t.test(
     t.notOk(streaming.destroyed, 'the answer its server streamed slowly kept its place to the end');
   },
 );
+
+t.test(
+  "a probe over its address's cap takes the place of that address's own reader that has read nothing for a second",
+  async (t) => {
+    const app = await demoServer({ connections: { total: 12, perAddress: 3, reserved: 2 } });
+    app.get('/large-answer', (_request, reply) => reply.type('application/octet-stream').send(LARGE_ANSWER));
+    const port = await listening(t, app);
+    // The fifteenth attack: 50 connections from 127.0.0.1 asking for the island script and reading
+    // nothing, neither idle nor ended, kept every probe out (0 of 124) until Node dropped them at 60 s.
+    await Promise.all(Array.from({ length: 3 }, () => asking(t, port, '127.0.0.1', '/large-answer')));
+    await until(async () => (await status(port, '127.0.0.1')) === 200, {
+      timeout: 10_000,
+      every: 100,
+      what: 'a probe served once its address’s readers have read nothing for a second',
+    });
+    t.pass('the probe is served');
+  },
+);

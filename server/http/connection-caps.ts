@@ -218,6 +218,9 @@ export function capConnections(
   // Connections the server has ended (a refused upgrade answered, a socket closed for policy): they
   // wait only for their client to close, so they give way before anyone else (decision 0193).
   const ended = new Set<Socket>();
+  // This machine's own connections, oldest first: in no address's list (decision 0220), so that a
+  // probe over its address's cap can still find its own address's stalled ones (0222).
+  const probes = new Set<Socket>();
   let open = 0;
   // Until when a walk over every held connection found none to give way, per rule (decision 0222):
   // at a full server each refused newcomer walked them all again, 3 ms of CPU at 10,000 held.
@@ -260,8 +263,12 @@ export function capConnections(
     return false;
   };
 
-  /** Closes the connection of `group` the server ended longest ago, else its longest idle; false when it has neither. */
-  const closeOwnIdle = (group: string): boolean => {
+  /**
+   * For a probe of `group` over its address's cap: closes that address's connection the server
+   * ended longest ago, else its longest idle, else its oldest stalled one (a head, a body or a
+   * reader: decision 0222); false when it has none of them.
+   */
+  const closeOwnPlace = (group: string, now: number): boolean => {
     for (const waiting of [ended, idle])
       for (const socket of waiting) {
         const state = held.get(socket);
@@ -271,6 +278,9 @@ export function capConnections(
         options.onIdleClosed?.();
         return true;
       }
+    for (const socket of probes)
+      if (held.get(socket)?.group === group && stalled(socket, held.get(socket), now, false))
+        return cutIncomplete(socket);
     return false;
   };
 
@@ -593,7 +603,7 @@ export function capConnections(
     const probe = PROBE_PEERS.has(address);
     // A probe over its address's cap takes the place of that address's own connection the server
     // has ended or that is idle (decision 0222): a local client holding the cap shuts out no probe.
-    if (probe && !trusted && (perAddress.get(group) ?? 0) >= caps.perAddress) closeOwnIdle(group);
+    if (probe && !trusted && (perAddress.get(group) ?? 0) >= caps.perAddress) closeOwnPlace(group, Date.now());
     const fromAddress = perAddress.get(group) ?? 0;
     const total = probe ? caps.total : caps.total - caps.reserved;
     const now = Date.now();
@@ -614,7 +624,7 @@ export function capConnections(
     if (!trusted && !probe) {
       const mine = byAddress.get(group) ?? new Set<Socket>();
       byAddress.set(group, mine.add(socket));
-    }
+    } else if (!trusted) probes.add(socket);
     // Checked once at the deadline: a connection that has sent anything is in Node's hands by then.
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
@@ -635,6 +645,7 @@ export function capConnections(
         clearTimeout(silent);
         idle.delete(socket);
         ended.delete(socket);
+        probes.delete(socket);
         open--;
         if (trusted) return;
         // Closed before a head was whole (it never sent one, or its next one had begun), or before
