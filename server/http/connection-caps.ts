@@ -295,11 +295,20 @@ export function capConnections(
 
   /**
    * Closes what a walk of `rule` chose; when it chose none, the next NONE_WALKED_MS of newcomers skip
-   * that walk. A connection that comes to give way meanwhile does so that much later.
+   * that walk, until a connection is admitted or a request comes (either can make one that gives way:
+   * a head begun gives way at once). Otherwise a connection that comes to give way meanwhile does so
+   * that much later.
    */
   const cutFound = (rule: keyof typeof none, now: number, chosen: Socket | undefined): boolean => {
     if (!chosen) none[rule] = now + NONE_WALKED_MS;
     return cutIncomplete(chosen);
+  };
+
+  /** Something changed that a walk would see: the next newcomer walks again. */
+  const walkAgain = (): void => {
+    none.stalled = 0;
+    none.waiting = 0;
+    none.bodies = 0;
   };
 
   // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
@@ -551,6 +560,7 @@ export function capConnections(
     if (!state.last && state.group !== undefined && !state.probe && wait >= WAIT_COUNTED_MS)
       waits.add(state.group, wait, since);
     state.requests++;
+    walkAgain();
     state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
     if (countBody) request.once('end', countBody);
@@ -618,6 +628,7 @@ export function capConnections(
       return socket.destroy();
     }
     open++;
+    walkAgain();
     if (!trusted) perAddress.set(group, fromAddress + 1);
     // A probe's connection is in no class that gives way (decision 0220): its place is one of the
     // reserve, and the rules below would hand it to whoever needs room, one place at a time.
