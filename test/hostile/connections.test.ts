@@ -1063,9 +1063,12 @@ async function slowReaders(t: Test, from: string[], path: string): Promise<void>
   ].join('\n');
   const python = spawn('python3', ['-c', program, String(port), HOST, path], { stdio: ['pipe', 'pipe', 'inherit'] });
   t.teardown(() => python.kill('SIGKILL'));
+  // Without python3 the case fails saying so, never with an unhandled error.
+  python.stdin.on('error', () => {});
   python.stdin.write(`${from.join(' ')}\n`);
   await new Promise<void>((resolve, reject) => {
     python.stdout.once('data', () => resolve());
+    python.once('error', (error) => reject(new Error(`the slow readers need python3: ${error.message}`)));
     python.once('exit', (code) => reject(new Error(`the slow readers exited (${code})`)));
   });
 }
