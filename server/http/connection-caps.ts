@@ -80,13 +80,6 @@ const LEDGER_ADDRESSES_PER_PLACE = 2;
 const WAIT_COUNTED_MS = 100;
 
 /**
- * How long a walk over the held connections that found none to give way stands for the newcomers
- * after it (decision 0222): a refusal at a full server cost a walk of every connection, 3 ms of CPU
- * at 10,000 held, so a flood of newcomers pinned the core; now at most one walk per rule this often.
- */
-const NONE_WALKED_MS = 50;
-
-/**
  * Counts a body's time, from `since` (its head whole) to when it is whole (its reader sees the end)
  * or its answer is, whichever comes first: once, to its connection and to its address (none for a
  * trusted proxy's). A body cut short is not counted: its address has abandoned a request (0210).
@@ -222,9 +215,6 @@ export function capConnections(
   // probe over its address's cap can still find its own address's stalled ones (0222).
   const probes = new Set<Socket>();
   let open = 0;
-  // Until when a walk over every held connection found none to give way, per rule (decision 0222):
-  // at a full server each refused newcomer walked them all again, 3 ms of CPU at 10,000 held.
-  const none = { stalled: 0, waiting: 0, bodies: 0 };
 
   /**
    * Closes the connection the server ended longest ago, a probe's only for a probe (`probes`): a
@@ -293,24 +283,6 @@ export function capConnections(
     return true;
   };
 
-  /**
-   * Closes what a walk of `rule` chose; when it chose none, the next NONE_WALKED_MS of newcomers skip
-   * that walk, until a connection is admitted or a request comes (either can make one that gives way:
-   * a head begun gives way at once). Otherwise a connection that comes to give way meanwhile does so
-   * that much later.
-   */
-  const cutFound = (rule: keyof typeof none, now: number, chosen: Socket | undefined): boolean => {
-    if (!chosen) none[rule] = now + NONE_WALKED_MS;
-    return cutIncomplete(chosen);
-  };
-
-  /** Something changed that a walk would see: the next newcomer walks again. */
-  const walkAgain = (): void => {
-    none.stalled = 0;
-    none.waiting = 0;
-    none.bodies = 0;
-  };
-
   // When each address abandoned its latest heads (at most ABANDONED_HEADS_CHURN, oldest first).
   const abandoned = new Map<string, number[]>();
   let sweptAt = Date.now();
@@ -377,7 +349,6 @@ export function capConnections(
    */
   const closeStalled = (): boolean => {
     const now = Date.now();
-    if (now < none.stalled) return false;
     let chosen: Socket | undefined;
     let best = { churn: -1, count: 0 };
     for (const [group, mine] of byAddress) {
@@ -391,7 +362,7 @@ export function capConnections(
           break;
         }
     }
-    return cutFound('stalled', now, chosen);
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -427,7 +398,6 @@ export function capConnections(
     if (group !== undefined)
       for (const socket of byAddress.get(group) ?? [])
         if (timeInBodies(held.get(socket), group, now) !== undefined) return false;
-    if (now < none.bodies) return false;
     let chosen: Socket | undefined;
     let best = { count: 0, address: 0, own: 0 };
     for (const [other, mine] of byAddress) {
@@ -443,7 +413,7 @@ export function capConnections(
         }
       }
     }
-    return cutFound('bodies', now, chosen);
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -471,7 +441,6 @@ export function capConnections(
    */
   const closeLongestWaiting = (): boolean => {
     const now = Date.now();
-    if (now < none.waiting) return false;
     let chosen: Socket | undefined;
     let best = { address: 0, own: -1 };
     for (const [group, mine] of byAddress)
@@ -482,7 +451,7 @@ export function capConnections(
           best = time;
         }
       }
-    return cutFound('waiting', now, chosen);
+    return cutIncomplete(chosen);
   };
 
   /**
@@ -560,7 +529,6 @@ export function capConnections(
     if (!state.last && state.group !== undefined && !state.probe && wait >= WAIT_COUNTED_MS)
       waits.add(state.group, wait, since);
     state.requests++;
-    walkAgain();
     state.last = { request, response, since, read: socket.bytesRead };
     idle.delete(socket);
     if (countBody) request.once('end', countBody);
@@ -628,7 +596,6 @@ export function capConnections(
       return socket.destroy();
     }
     open++;
-    walkAgain();
     if (!trusted) perAddress.set(group, fromAddress + 1);
     // A probe's connection is in no class that gives way (decision 0220): its place is one of the
     // reserve, and the rules below would hand it to whoever needs room, one place at a time.
