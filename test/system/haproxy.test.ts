@@ -1,19 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { freePort } from '../e2e/server.ts';
 import { demoServer, HOSTS } from '../helpers.ts';
+import { HAPROXY_BIN, shippedBalancer } from '../shipped-balancer.ts';
 import { until } from '../until.ts';
 import { HAPROXY, needs } from './parts.ts';
-
-const HAPROXY_BIN = '/usr/sbin/haproxy';
-const haproxy = readFileSync('deploy/haproxy.cfg', 'utf8');
 
 /** deploy/haproxy.cfg as HAProxy itself reads it: what `docker compose up` mounts into the balancer. */
 t.test('HAProxy accepts its config', async (t) => {
@@ -21,22 +15,6 @@ t.test('HAProxy accepts its config', async (t) => {
   const check = spawnSync(HAPROXY_BIN, ['-c', '-f', 'deploy/haproxy.cfg'], { encoding: 'utf8' });
   t.equal(check.status, 0, check.stderr);
 });
-
-/** The shipped config, listening on a free local port, with every server pointed at `backendPort`. */
-async function shippedBalancer(t: Test, backendPort: number): Promise<number> {
-  const port = await freePort();
-  const config = haproxy
-    .replace(/^ {2}bind :8080$/m, `  bind 127.0.0.1:${port}`)
-    .replace(/ resolvers docker init-addr libc,none/, '')
-    .replace(/^resolvers docker\n.*\n/m, '')
-    .replace(/server (app\d) app\d:3000/g, `server $1 127.0.0.1:${backendPort}`);
-  const dir = mkdtempSync(join(tmpdir(), 'vitrine-haproxy-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'haproxy.cfg'), config);
-  const balancer = spawn(HAPROXY_BIN, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
-  t.teardown(() => balancer.kill('SIGKILL'));
-  return port;
-}
 
 t.test('the balancer sets the forwarding headers it owns and drops the ones a visitor sends', async (t) => {
   if (!needs(t, [HAPROXY])) return;

@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { freePort } from './e2e/server.ts';
+
+/** Where Debian puts HAProxy (test/system/parts.ts `HAPROXY` checks it is there). */
+export const HAPROXY_BIN = '/usr/sbin/haproxy';
+
+/**
+ * `deploy/haproxy.cfg` as compose runs it, listening on a free local port with every server pointed
+ * at `backendPort`: the shipped config itself, only its addresses swapped. Stopped with the test.
+ */
+export async function shippedBalancer(t: Test, backendPort: number): Promise<number> {
+  const port = await freePort();
+  const config = readFileSync('deploy/haproxy.cfg', 'utf8')
+    .replace(/^ {2}bind :8080$/m, `  bind 127.0.0.1:${port}`)
+    .replace(/ resolvers docker init-addr libc,none/, '')
+    .replace(/^resolvers docker\n.*\n/m, '')
+    .replace(/server (app\d) app\d:3000/g, `server $1 127.0.0.1:${backendPort}`);
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-haproxy-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'haproxy.cfg'), config);
+  const balancer = spawn(HAPROXY_BIN, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+  t.teardown(() => balancer.kill('SIGKILL'));
+  return port;
+}
