@@ -217,13 +217,13 @@ export function capConnections(
   let open = 0;
 
   /**
-   * Closes the connection the server ended longest ago, a probe's only for a probe (`probes`): a
-   * place of the reserve never goes to another newcomer; false when there is none.
+   * Closes the connection the server ended longest ago of those `mayTake` allows (a probe's only for
+   * a probe: a place of the reserve never goes to another newcomer); false when there is none.
    */
-  const closeEnded = (probes: boolean): boolean => {
+  const closeEnded = (mayTake: (state: Held | undefined) => boolean): boolean => {
     for (const socket of ended) {
       const state = held.get(socket);
-      if (state?.probe && !probes) continue;
+      if (!mayTake(state)) continue;
       state?.release();
       socket.destroy();
       options.onIdleClosed?.();
@@ -233,14 +233,14 @@ export function capConnections(
   };
 
   /**
-   * Closes the longest-idle connection that has begun nothing since, when it has been idle `atLeast`
-   * ms, a probe's only for a probe (`probes`); false when there is none.
+   * Closes the longest-idle connection that has begun nothing since, of those `mayTake` allows, when
+   * it has been idle `atLeast` ms; false when there is none.
    */
-  const closeLongestIdle = (probes: boolean, atLeast = 0): boolean => {
+  const closeLongestIdle = (mayTake: (state: Held | undefined) => boolean, atLeast = 0): boolean => {
     const now = Date.now();
     for (const socket of idle) {
       const state = held.get(socket);
-      if (state?.probe && !probes) continue;
+      if (!mayTake(state)) continue;
       if (state && now - state.headSince < atLeast) return false;
       idle.delete(socket);
       // Bytes since its last answer: a request has begun (the parser has them, no event yet).
@@ -259,18 +259,12 @@ export function capConnections(
    * reader: decision 0222); false when it has none of them.
    */
   const closeOwnPlace = (group: string, now: number): boolean => {
-    for (const waiting of [ended, idle])
-      for (const socket of waiting) {
-        const state = held.get(socket);
-        if (state?.group !== group || (waiting === idle && socket.bytesRead !== state.readAtIdle)) continue;
-        state.release();
-        socket.destroy();
-        options.onIdleClosed?.();
-        return true;
-      }
-    for (const socket of probes)
-      if (held.get(socket)?.group === group && stalled(socket, held.get(socket), now, false))
-        return cutIncomplete(socket);
+    const own = (state: Held | undefined) => state?.group === group;
+    if (closeEnded(own) || closeLongestIdle(own)) return true;
+    for (const socket of probes) {
+      const state = held.get(socket);
+      if (own(state) && stalled(socket, state, now, false)) return cutIncomplete(socket);
+    }
     return false;
   };
 
@@ -306,7 +300,8 @@ export function capConnections(
    * come (a browser sends it whole: decision 0202), or its address is churning (abandoned
    * ABANDONED_HEADS_CHURN heads lately), or it has waited `headMs` or more (never a silent one just
    * accepted, decision 0186); or it has received its latest request's body, from `headMs` after the
-   * head on, slower than `bodyBytesPerSecond` (the bytes in the head's own read do not count, 0201).
+   * head on, slower than `bodyBytesPerSecond` (the bytes in the head's own read do not count, 0201);
+   * or its latest request is whole and its client has read nothing for `headMs` (0222).
    */
   const stalled = (socket: Socket, state: Held | undefined, now: number, churning: boolean): state is Held => {
     if (!state || state.upgraded) return false;
@@ -491,9 +486,11 @@ export function capConnections(
     // idle only a moment between two requests; one waiting takes no body's either (decision 0218).
     const waiting = group !== undefined && waits.within(group, now) >= caps.headMs;
     const inBodies = group !== undefined && ledger.within(group, now) >= caps.headMs;
+    // A probe's place of the reserve goes to another probe only (decision 0220).
+    const mayTake = (state: Held | undefined) => probe || !state?.probe;
     return (
-      closeEnded(probe) ||
-      closeLongestIdle(probe, waiting || inBodies ? caps.headMs : 0) ||
+      closeEnded(mayTake) ||
+      closeLongestIdle(mayTake, waiting || inBodies ? caps.headMs : 0) ||
       (!churning &&
         (closeStalled() ||
           closeLongestWaiting() ||
