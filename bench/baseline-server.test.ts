@@ -9,5 +9,6 @@ t.test("the bench's floor builds the product page with the server's own pipeline
   const html = renderToString(page.element());
   t.match(html, /<h1[^>]*>[^<]*AquaSense 60/, 'the product heading');
   t.match(html, /<sup[^>]*>/, 'its footnote citations');
+  t.match(html, /srcSet="\/img\/\d+\//, "the image route's srcsets, as the server writes them");
   t.equal(renderToString(page.element()), html, 'each element renders the same page again');
 });

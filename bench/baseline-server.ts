@@ -12,6 +12,8 @@ import { renderToString } from 'react-dom/server';
 import { createMessageCatalog } from '../client/i18n/messages.ts';
 import { loadSitesConfig } from '../server/config/sites.ts';
 import { createEmbeddedStore } from '../server/content/store.ts';
+import { ImageSources } from '../server/images/sources.ts';
+import { imageSrcSet } from '../server/images/srcset.ts';
 import { type AssetManifest, loadAssetManifest } from '../server/render/assets.ts';
 import { buildPage } from '../server/render/build-page.ts';
 import { pageElement } from '../server/render/page-element.ts';
@@ -37,7 +39,16 @@ export async function productPage({
   const { config: sites } = loadSitesConfig('config/sites.json');
   const content = createEmbeddedStore({ dir: 'content' });
   const messages = createMessageCatalog({ dir: 'locales', fallbackLocale: sites.fallbackLocale, log: silent });
-  const deps = { sites, content, messages, assets: assets ?? loadAssetManifest('dist/client'), dev: false };
+  // The image route's srcsets, as the server writes them: the floor renders the page visitors get.
+  const images = await ImageSources.load('public/images');
+  const deps = {
+    sites,
+    content,
+    messages,
+    assets: assets ?? loadAssetManifest('dist/client'),
+    dev: false,
+    imageSrcSet: imageSrcSet(images),
+  };
   const found = createHostResolver(sites).resolve(host);
   if ('error' in found) throw new Error(`${host} is not a demo storefront`);
   const decision = decideRoute({
