@@ -33,7 +33,7 @@ async function pagesToVisit(): Promise<[string, string][]> {
 }
 
 /** Pages loading at once: each visit mostly waits for its network to go quiet (500 ms of nothing). */
-const AT_ONCE = 2;
+const AT_ONCE = 4;
 
 t.test('no request of any visited demo page answers 404 or fails', async (t) => {
   const visits = await pagesToVisit();
