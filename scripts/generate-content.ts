@@ -229,7 +229,7 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
     products: items.map((p) => ({
       id: PAGE_ID[p.key],
       name: t.products[p.key].name,
-      url: productPath(p),
+      url: prefix + productPath(p),
       image: image(p.image, t.products[p.key].image_alt, 800, 800),
       price: price(p.eur, site.currency),
       pricingFootnotesContainer: { pricingFootnotes: [rrp] },
@@ -256,8 +256,8 @@ function writeLocale(dir: string, locale: string, prefix: string, site: SiteEntr
       {
         title: t.footer.company,
         links: [
-          { title: t.footer.about, url: `${prefix || ''}/` },
-          { title: t.footer.sustainability, url: `${prefix || ''}/` },
+          { title: t.footer.about, url: prefix || '/' },
+          { title: t.footer.sustainability, url: prefix || '/' },
           { title: t.footer.contact, url: prefix + servicePath },
           { title: t.accessibility.title, url: prefix + accessibilityPath },
         ],
