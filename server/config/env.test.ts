@@ -141,3 +141,10 @@ t.test('connection deadlines: optional whole milliseconds', async (t) => {
   t.equal(readEnv({}).HTTP_FIRST_BYTE_TIMEOUT_MS, undefined, 'unset: the defaults of server/http/connection-caps.ts');
   t.throws(() => readEnv({ HTTP_REQUEST_TIMEOUT_MS: '0' }), { message: /HTTP_REQUEST_TIMEOUT_MS/ });
 });
+
+t.test('TRUST_PROXY: addresses, ranges and names are taken; anything else stops the start, named', async (t) => {
+  for (const value of ['10.0.0.1', '10.0.0.0/8, 192.168.1.1', 'loopback', 'loopback,uniquelocal', '::1'])
+    t.equal(readEnv({ TRUST_PROXY: value }).TRUST_PROXY, value, value);
+  for (const value of ['garbage!!', 'true', '10.0.0.0/99', '10.0.0.1,'])
+    t.throws(() => readEnv({ TRUST_PROXY: value }), { name: 'ConfigError', message: /TRUST_PROXY: .*expected/ }, value);
+});

@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { type Static, Type } from '@sinclair/typebox';
 import envSchema from 'env-schema';
 import { CONTENTSTACK_REGIONS, type ContentstackRegion } from '../content/contentstack-api.ts';
@@ -95,6 +96,16 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (env.CONNECTIONS_PER_ADDRESS !== undefined && env.CONNECTIONS_MAX !== undefined) {
       if (env.CONNECTIONS_PER_ADDRESS >= env.CONNECTIONS_MAX)
         throw new Error('CONNECTIONS_PER_ADDRESS must be below CONNECTIONS_MAX: one address would fill the server');
+    }
+    if (env.TRUST_PROXY) {
+      // Compiled as Fastify and the caps compile it: a bad entry stops the start here, named.
+      try {
+        proxyAddr.compile(env.TRUST_PROXY.split(',').map((entry) => entry.trim()));
+      } catch (error) {
+        throw new Error(
+          `TRUST_PROXY: ${(error as Error).message}; expected comma-separated addresses or CIDR ranges, or loopback, linklocal, uniquelocal`,
+        );
+      }
     }
     if (env.CONTENTSTACK_API_KEY) {
       const missing = (['CONTENTSTACK_DELIVERY_TOKEN', 'CONTENTSTACK_ENVIRONMENT'] as const).filter(
