@@ -255,3 +255,17 @@ t.test('a missing or unreadable file names the file', async (t) => {
     message: /broken\.json: cannot read/,
   });
 });
+
+t.test('a key nothing reads is warned about, naming where it is, and the start goes on', async (t) => {
+  const config = valid() as ReturnType<typeof valid> & Record<string, unknown>;
+  for (const site of config.sites) site.url = `https://${site.host}`;
+  (config.sites[1] as Record<string, unknown>).trailingslash = true;
+  config.sitename = 'Halden';
+  const loaded = parseSitesConfig(config, FILE);
+  t.match(loaded.warnings, [
+    /^config\/test-sites\.json: unknown key "sitename" is ignored \(known: siteName,/,
+    /^config\/test-sites\.json: sites\.1: unknown key "trailingslash" is ignored \(known: host, .*trailingSlash/,
+  ]);
+  t.equal(loaded.warnings.length, 2);
+  t.equal(loaded.config.sites[1]?.trailingSlash, false, 'the misspelt key changes nothing');
+});

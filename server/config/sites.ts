@@ -72,6 +72,17 @@ export function loadSitesConfig(file: string): LoadedSites {
   return parseSitesConfig(raw, file);
 }
 
+/**
+ * Keys the schema does not know: read by nothing, so a misspelt one (`trailingslash`) would change
+ * nothing without a word. Warned about, not refused: a key added for another tool may stay.
+ */
+function unknownKeys(value: object, schema: { properties: object }, where: string): string[] {
+  const known = Object.keys(schema.properties);
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => `${where}: unknown key ${JSON.stringify(key)} is ignored (known: ${known.join(', ')})`);
+}
+
 /** `/sites/0/routeRules/~1de~1x` (a JSON pointer) → `sites.0.routeRules["/de/x"]`. */
 function keyPath(pointer: string): string {
   const parts = pointer
@@ -91,10 +102,11 @@ export function parseSitesConfig(raw: unknown, file: string): LoadedSites {
     throw new ConfigError(`${file}: ${keyPath(first.path)}: ${first.message} (got ${JSON.stringify(first.value)})`);
   }
   const input = raw as RawSitesConfig;
-  const warnings: string[] = [];
+  const warnings: string[] = [...unknownKeys(input, SitesConfigSchema, file)];
   const seenHosts = new Map<string, string>();
   const sites = input.sites.map((site, i): Site => {
     const where = `${file}: sites.${i}`;
+    warnings.push(...unknownKeys(site, SiteSchema, where));
     for (const code of site.locales) {
       // An invalid code is logged and the start goes on: one bad locale must not stop every storefront.
       if (!isValidLocaleCode(code)) warnings.push(`languageCode code ${code} is not valid`);
