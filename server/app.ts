@@ -309,7 +309,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     ...(shared ? { redis: shared.redis, nameSpace: 'vitrine:rate:', skipOnError: true } : {}),
   });
   const securityHeaders = await secureResponses(app, {
-    devStyles: Boolean(options.devMiddleware),
+    viteClient: Boolean(options.devMiddleware),
     dataUrl: options.data?.url,
   });
   await app.register(fastifyCompress, {

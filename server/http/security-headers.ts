@@ -34,7 +34,7 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
  */
 export async function secureResponses(
   app: FastifyInstance,
-  options: { devStyles: boolean; dataUrl: string | undefined },
+  options: { viteClient: boolean; dataUrl: string | undefined },
 ): Promise<Record<string, string>> {
   // Helmet's headers are the same for every response: worked out once, not per request
   const securityHeaders = await helmetHeaders({
@@ -44,7 +44,9 @@ export async function secureResponses(
         // The page's inline boot script, and nothing else inline, by its hash (decision 0199).
         scriptSrc: ["'self'", BOOT_SCRIPT_HASH],
         // Vite's client injects <style> elements for hot CSS updates; only in development.
-        styleSrc: options.devStyles ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        styleSrc: options.viteClient ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        // And waits for a restarted server from a worker made from a blob, then reloads the page.
+        ...(options.viteClient ? { workerSrc: ["'self'", 'blob:'] } : {}),
         imgSrc: ["'self'", 'data:', 'https:'],
         // Data layer: 'self' covers the embedded /graphql socket; GRAPHQL_URL adds its origin.
         connectSrc: ["'self'", ...dataConnectSources(options.dataUrl)],
