@@ -31,7 +31,7 @@ export const E2E_GROUPS: Record<string, readonly string[]> = {
  * test/e2e/islands/islands.test.ts, outside `npm run test:e2e`'s folder.
  */
 export const ISLAND_GROUP: Record<string, readonly string[]> = {
-  islands: ['test/e2e/{hydration,language,lighthouse,pages,parallax,price,runtime}.test.ts'],
+  islands: ['test/e2e/{header-menu,hydration,language,lighthouse,pages,parallax,price,runtime}.test.ts'],
 };
 
 /** Runs the group an entry is named for, sharing Chromium and the usual server among its files. */
