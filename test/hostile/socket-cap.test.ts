@@ -304,6 +304,9 @@ await hostileCase(
     await until(() => visitor.kept.updates >= updates + 60, {
       what: 'the visitor to see 60 more price changes',
       timeout: 60_000,
+    }).catch((error: unknown) => {
+      // Say how the visitor's sockets ended (closed, refused), not only that it waited.
+      throw new Error(`${(error as Error).message}; its sockets ended: ${visitor.kept.ends.join(', ') || 'never'}`);
     });
     const share = visitor.liveSince(started, heldBefore);
     const { peak, tried, opened, displaced } = attack.report;
