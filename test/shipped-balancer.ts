@@ -1,16 +1,20 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { freePort } from './e2e/server.ts';
+import { until } from './until.ts';
 
 /** Where Debian puts HAProxy (test/system/parts.ts `HAPROXY` checks it is there). */
 export const HAPROXY_BIN = '/usr/sbin/haproxy';
 
 /**
  * `deploy/haproxy.cfg` as compose runs it, listening on a free local port with every server pointed
- * at `backendPort`: the shipped config itself, only its addresses swapped. Stopped with the test.
+ * at `backendPort`: the shipped config itself, only its addresses swapped. Resolves once it forwards
+ * (its health check has found the backend up: a request through it is answered by the backend, not
+ * 503); stopped with the test.
  */
 export async function shippedBalancer(t: Test, backendPort: number): Promise<number> {
   const port = await freePort();
@@ -24,5 +28,16 @@ export async function shippedBalancer(t: Test, backendPort: number): Promise<num
   writeFileSync(join(dir, 'haproxy.cfg'), config);
   const balancer = spawn(HAPROXY_BIN, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
   t.teardown(() => balancer.kill('SIGKILL'));
+  await until(
+    // A connection of its own each time, closed after the answer: none is left for the tests to count.
+    () =>
+      new Promise<boolean>((resolve) => {
+        get({ port, host: '127.0.0.1', path: '/healthcheck', agent: false }, (response) => {
+          response.resume();
+          resolve(response.statusCode !== 503);
+        }).on('error', () => resolve(false));
+      }),
+    { timeout: 20_000, every: 50, what: 'the balancer to forward to the backend' },
+  );
   return port;
 }

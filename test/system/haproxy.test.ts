@@ -58,7 +58,7 @@ t.test('the balancer sets the forwarding headers it owns and drops the ones a vi
         ].join('\r\n'),
       );
     });
-  await until(async () => (await send()) === 200, { timeout: 20_000, every: 50, what: 'the balancer forwards' });
+  t.equal(await send(), 200, 'the forged request is answered');
   const headers = seen.at(-1) ?? {};
   t.equal(headers.host, 'www.halden.co.uk', 'Host goes through');
   t.equal(headers['x-forwarded-for'], '127.0.0.1', 'X-Forwarded-For is the address the balancer saw, set not appended');
@@ -89,11 +89,6 @@ t.test(
         },
         body: JSON.stringify({ query: '{ __typename }' }),
       }).then(async (res) => ({ status: res.status, id: res.headers.get('x-request-id'), body: await res.text() }));
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/healthcheck`).catch(() => null))?.status === 200, {
-      timeout: 20_000,
-      every: 50,
-      what: 'the balancer forwards',
-    });
     const answers = [];
     for (const forged of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) answers.push(await post(forged));
     t.same(
@@ -130,11 +125,6 @@ async function recordedBalancer(t: Test) {
   t.teardown(() => backend.close());
   await once(backend, 'listening');
   const port = await shippedBalancer(t, (backend.address() as AddressInfo).port);
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/up`).catch(() => null))?.status === 200, {
-    timeout: 20_000,
-    every: 50,
-    what: 'the balancer forwards',
-  });
   return { port, seen };
 }
 
