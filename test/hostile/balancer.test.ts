@@ -11,7 +11,7 @@ import { startProductionServer } from './production-server.ts';
  */
 if (needs(t, [HAPROXY])) {
   const server = await startProductionServer(t, { TRUST_PROXY: '127.0.0.1' });
-  const port = await shippedBalancer(t, server.port);
+  const { port } = await shippedBalancer(t, server.port);
   const HOST = `www.halden.co.uk:${port}`;
   const page = () => request(port, '/', [`Host: ${HOST}`], { from: '127.0.33.250' });
 
