@@ -239,6 +239,16 @@ const placeCases: {
     outcome: ['v1', 'b1', 'refused'],
   },
   {
+    rule: 'a visitor back on its return does not give way while it connects in its first second; past it, it does',
+    total: 3,
+    held: ['a1', 'b1', 'v1'],
+    standing: { v2: 'connecting' },
+    arrivals: ['c1', 'v2', 'd1', 'e1'],
+    at: { c1: 5_000, v2: 6_000, d1: 6_500, e1: 7_000 },
+    picks: [0.99, 0, 0],
+    outcome: ['v1', 'a1', 'b1', 'v2'],
+  },
+  {
     rule: 'a live socket drawn in its first second earns none: a socket that only just came holds no claim',
     total: 3,
     held: ['a1', 'b1', 'c1'],

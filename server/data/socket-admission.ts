@@ -181,7 +181,8 @@ export type SocketStanding = 'connecting' | 'idle' | 'live';
  * Who gives way: the oldest socket still connecting, else the oldest holding no subscription (either
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
  * oldest of those in their first `graceMs` whose address was displaced no less often than the
- * newcomer's over the last `memoryMs` (decision 0192), else one holding a subscription, of an
+ * newcomer's over the last `memoryMs` (decision 0192) and held no return when it came (decision
+ * 0224), else one holding a subscription, of an
  * address holding the most, drawn by `random` (decision 0187), and only to a newcomer whose address
  * holds none and either was not displaced within `memoryMs` (any of them) or holds a return (one
  * that held its place since before that return was earned). A socket past its first `graceMs` that
@@ -212,6 +213,8 @@ export function socketPlaces<S>(
     giveWay: () => void;
     standing: () => SocketStanding;
     since: number;
+    /** Taken by an address holding a return: a visitor back from a draw, still connecting. */
+    returning: boolean;
   }
   /**
    * How often a group gave way within `memoryMs` of the latest, and when; `returnBefore`, while it
@@ -260,8 +263,9 @@ export function socketPlaces<S>(
         continue;
       }
       if (standing !== 'live') {
-        // In its first second: only for an address displaced as seldom.
-        if ((displaced.get(place.group)?.times ?? 0) >= times) young ??= socket;
+        // In its first second: only for an address displaced as seldom, and never a visitor back
+        // on its return, which would else lose its place again before it subscribes and be barred.
+        if (!place.returning && (displaced.get(place.group)?.times ?? 0) >= times) young ??= socket;
         continue;
       }
       if (holding > 0 || counts.get(place.group) !== most) continue;
@@ -292,10 +296,11 @@ export function socketPlaces<S>(
       const count = counts.get(group) ?? 0;
       if (count >= perAddress) return undefined;
       const at = now();
+      const own = displacedOf(group, at);
+      const returning = own?.returnBefore !== undefined;
       if (places.size >= total) {
         let most = 0;
         for (const held of counts.values()) most = Math.max(most, held);
-        const own = displacedOf(group, at);
         const barred = own && own.times >= 2 && at - own.at < barredMs && own.returnBefore === undefined;
         if (count + 1 > most || barred) return undefined;
         const { socket: out, drawn } = leaving(most, count, own, at);
@@ -311,7 +316,7 @@ export function socketPlaces<S>(
         displaced.set(place.group, earned ? { times, at, returnBefore: at } : { times, at });
         place.giveWay();
       }
-      places.set(socket, { group, giveWay, standing, since: at });
+      places.set(socket, { group, giveWay, standing, since: at, returning });
       // Counted again: the socket that gave way may have been of this group.
       counts.set(group, (counts.get(group) ?? 0) + 1);
       return () => release(socket);
