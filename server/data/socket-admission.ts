@@ -182,10 +182,10 @@ export type SocketStanding = 'connecting' | 'idle' | 'live';
  * once past `graceMs`: a page's client sends connection_init and subscribes at once), else the
  * oldest of those in their first `graceMs` whose address was displaced no less often than the
  * newcomer's over the last `memoryMs` (decision 0192) and held no return when it came (decision
- * 0224), else one holding a subscription, of an
- * address holding the most, drawn by `random` (decision 0187), and only to a newcomer whose address
- * holds none and either was not displaced within `memoryMs` (any of them) or holds a return (one
- * that held its place since before that return was earned). A socket past its first `graceMs` that
+ * 0224), else one holding a subscription, of an address holding the most, drawn by `random`
+ * (decision 0187), and only to a newcomer whose address holds none and either was not displaced
+ * within `memoryMs` (any of them) or holds a return (one that held its place since before that
+ * return was earned). A socket past its first `graceMs` that
  * gives way to such a draw of a newcomer not displaced earns its address one return; giving way in
  * any other way (to a return among others) earns none, so returns never chain. Drawn, not the
  * newest or the oldest: no order of arrival can be aimed at. An address displaced twice within

@@ -259,7 +259,7 @@ t.test('the balancer holds slow and many clients itself: no instance spends a co
     });
     // Connected is not yet counted: HAProxy accepts from the kernel's queue on two threads, so a
     // request sent now may be counted before the last of the 256, which would be the one refused
-    // (seen in 2 of 40 runs). Wait for the balancer's own count, then ask.
+    // (3 failures in 49 runs). Wait for the balancer's own count, then ask.
     await until(async () => (await connectionsFrom(from)) === 256, {
       timeout: 20_000,
       every: 50,
